@@ -1,0 +1,40 @@
+# The two commands of the README: `make run` and `make test`. Everything else is their plumbing.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.instalado
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?= -n 2
+
+.PHONY: run test lint format venv navegador clean-db bench
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## The service on the embedded default (SQLite under var/, local-memory cache) with demo data.
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo_data --salida var/demo.json --resumen --base http://$(HOST):$(PORT)
+	DEBUG=true $(PY) manage.py runserver $(HOST):$(PORT)
+
+## The whole suite; honours DATABASE_URL and REDIS_URL (default: SQLite and local memory).
+test: $(STAMP) navegador
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+## Debian's Chromium for the browser tests (installed once, if missing).
+navegador:
+	@command -v chromium >/dev/null 2>&1 || scripts/instalar_chromium.sh
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .

@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class HubConfig(AppConfig):
+    name = "hub"
+    verbose_name = "Hub: ajustes generales"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,79 @@
+"""The first middleware: body size, the global per-IP limit, and envelopes for API failures."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+
+from hub import respuestas
+from hub.ip import ip_cliente
+from hub.limites import CacheNoDisponible, contar
+from hub.models import Limites
+
+logger = logging.getLogger("hub.errores")
+
+
+def _largo_declarado(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return -1
+
+
+class PrimeraLineaMiddleware:
+    """Runs before anything else so that refused requests cost as little as possible."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        es_api = respuestas.es_ruta_api(request.path)
+        if es_api:
+            largo = _largo_declarado(request)
+            if largo < 0:
+                return respuestas.error(400, detalle="Content-Length no es válido.")
+            if largo > settings.HUB_MAX_CUERPO:
+                return respuestas.error(
+                    413,
+                    detalle=f"El cuerpo supera el máximo de {settings.HUB_MAX_CUERPO} bytes.",
+                )
+
+        uso = None
+        if not request.path.startswith(("/static/", "/favicon.ico")):
+            limite = Limites.cargar().global_por_minuto
+            try:
+                uso = contar(
+                    grupo="global", clave=ip_cliente(request), limite=limite, ventana=60
+                )
+            except CacheNoDisponible:
+                logger.warning("cache no disponible: límite global no aplicado")
+        if uso is not None and uso.excedido:
+            response: HttpResponse = respuestas.error(
+                429, headers={"Retry-After": str(uso.reintentar_en)}
+            )
+        else:
+            response = self.get_response(request)
+        if uso is not None:
+            response.headers["X-RateLimit-Global-Limit"] = str(uso.limite)
+            response.headers["X-RateLimit-Global-Remaining"] = str(uso.restante)
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception):
+        """Under /api/ an exception never becomes an HTML page: the envelope answers."""
+        if isinstance(exception, respuestas.ErrorAPI):
+            return respuestas.respuesta_de_error(exception)
+        if not respuestas.es_ruta_api(request.path):
+            return None
+        from django.core.exceptions import PermissionDenied, RequestDataTooBig
+        from django.http import Http404
+
+        if isinstance(exception, Http404):
+            return respuestas.error(404)
+        if isinstance(exception, PermissionDenied):
+            return respuestas.error(403)
+        if isinstance(exception, RequestDataTooBig):
+            return respuestas.error(413)
+        logger.exception("error no controlado en %s %s", request.method, request.path)
+        return respuestas.error(500)

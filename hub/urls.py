@@ -1,0 +1,38 @@
+"""Root URLs: each service under its own prefix (DESIGN.md section 2)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path, re_path
+from django.views import defaults
+from django.views.generic import RedirectView
+
+from hub import respuestas
+from hub.ping import SERVICIOS, vista_ping
+
+admin.site.site_header = "Administración del hub"
+admin.site.site_title = "Hub"
+admin.site.index_title = "Administración"
+
+
+def no_encontrado(request, resto: str = ""):
+    """Any unknown path under an /api/ prefix: 404 envelope, never an HTML page."""
+    return respuestas.error(404)
+
+
+urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="cuentas:login", permanent=False)),
+    path("admin/", admin.site.urls),
+    path("cuentas/", include("apps.cuentas.urls")),
+    path("auth/", include("apps.marca.urls")),
+    path("presupuesto/", include("apps.firmas.urls")),
+    path("mcp/", include("apps.mcp.urls")),
+    path("notificaciones/", include("apps.notificaciones.urls")),
+    *[path(f"{s}/api/v1/ping", vista_ping(s), name=f"ping-{s}") for s in SERVICIOS],
+    re_path(r"^(?P<resto>(?:[\w-]+/)?api(?:/.*)?)$", no_encontrado),
+]
+
+handler400 = respuestas.handler_api(400, defaults.bad_request)
+handler403 = respuestas.handler_api(403, defaults.permission_denied)
+handler404 = respuestas.handler_api(404, defaults.page_not_found)
+handler500 = respuestas.handler_api(500, defaults.server_error)
