@@ -44,9 +44,7 @@ class PrimeraLineaMiddleware:
         if not request.path.startswith(("/static/", "/favicon.ico")):
             limite = Limites.cargar().global_por_minuto
             try:
-                uso = contar(
-                    grupo="global", clave=ip_cliente(request), limite=limite, ventana=60
-                )
+                uso = contar(grupo="global", clave=ip_cliente(request), limite=limite, ventana=60)
             except CacheNoDisponible:
                 logger.warning("cache no disponible: límite global no aplicado")
         if uso is not None and uso.excedido:

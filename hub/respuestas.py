@@ -112,7 +112,7 @@ def respuesta_de_error(exc: ErrorAPI) -> RespuestaJSON:
 
 
 def campos_de(detalle: Any, prefijo: str = "") -> dict[str, list[str]]:
-    """Flatten DRF validation detail into {field: [problems]} (nested fields as a.b, list items as a.0)."""
+    """DRF validation detail as {field: [problems]}; nested fields as a.b, list items as a.0."""
     campos: dict[str, list[str]] = {}
     if isinstance(detalle, Mapping):
         for nombre, valor in detalle.items():

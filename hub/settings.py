@@ -130,7 +130,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-_CACHE_PREFIX = os.environ.get("HUB_CACHE_PREFIJO", "hub") + os.environ.get("PYTEST_XDIST_WORKER", "")
+# Tests running side by side on one Redis each get their own prefix.
+_CACHE_PREFIX = os.environ.get("HUB_CACHE_PREFIJO", "hub") + os.environ.get(
+    "PYTEST_XDIST_WORKER", ""
+)
 if REDIS_URL:
     CACHES = {
         "default": {

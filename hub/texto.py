@@ -35,4 +35,3 @@ def recortar(texto: str | None, maximo: int) -> str:
     if len(limpio) <= maximo:
         return limpio
     return limpio[: maximo - 1].rstrip() + "…"
-

@@ -182,9 +182,7 @@ def cargar(ctx: ContextoDemo) -> None:
     ctx.objetos.update(areas=areas, roles=roles, usuarios=usuarios)
     ctx.salida["usuarios"] = {u: {"username": u, "password": CLAVE_DEMO} for u in usuarios}
     ctx.anotar(f"Administración: {ctx.base}/admin/   usuario admin / {CLAVE_DEMO}")
-    ctx.anotar(
-        f"Ingreso del personal: {ctx.base}/cuentas/login/   (completo, limitado, revisor... / {CLAVE_DEMO})"
-    )
+    ctx.anotar(f"Ingreso del personal: {ctx.base}/cuentas/login/   (completo, limitado, ...)")
     ctx.anotar("Servicios:")
     for servicio in (
         "auth",

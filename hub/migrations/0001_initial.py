@@ -5,26 +5,69 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Limites',
+            name="Limites",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('global_por_minuto', models.PositiveIntegerField(default=1000, help_text='Todas las rutas, por dirección IP.', validators=[django.core.validators.MinValueValidator(1)], verbose_name='global por IP (por minuto)')),
-                ('marca_por_minuto', models.PositiveIntegerField(default=600, help_text='GET de la marca y de sus imágenes.', validators=[django.core.validators.MinValueValidator(1)], verbose_name='marca por IP (por minuto)')),
-                ('verificacion_por_minuto', models.PositiveIntegerField(default=60, help_text='API y página de verificación.', validators=[django.core.validators.MinValueValidator(1)], verbose_name='verificación de firmas por IP (por minuto)')),
-                ('contacto_por_10_minutos', models.PositiveIntegerField(default=3, help_text='Mensajes del formulario de contacto.', validators=[django.core.validators.MinValueValidator(1)], verbose_name='contacto por IP y sitio (10 minutos)')),
-                ('contacto_por_dia', models.PositiveIntegerField(default=20, help_text='Mensajes por día.', validators=[django.core.validators.MinValueValidator(1)], verbose_name='contacto por IP y sitio (día)')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "global_por_minuto",
+                    models.PositiveIntegerField(
+                        default=1000,
+                        help_text="Todas las rutas, por dirección IP.",
+                        validators=[django.core.validators.MinValueValidator(1)],
+                        verbose_name="global por IP (por minuto)",
+                    ),
+                ),
+                (
+                    "marca_por_minuto",
+                    models.PositiveIntegerField(
+                        default=600,
+                        help_text="GET de la marca y de sus imágenes.",
+                        validators=[django.core.validators.MinValueValidator(1)],
+                        verbose_name="marca por IP (por minuto)",
+                    ),
+                ),
+                (
+                    "verificacion_por_minuto",
+                    models.PositiveIntegerField(
+                        default=60,
+                        help_text="API y página de verificación.",
+                        validators=[django.core.validators.MinValueValidator(1)],
+                        verbose_name="verificación de firmas por IP (por minuto)",
+                    ),
+                ),
+                (
+                    "contacto_por_10_minutos",
+                    models.PositiveIntegerField(
+                        default=3,
+                        help_text="Mensajes del formulario de contacto.",
+                        validators=[django.core.validators.MinValueValidator(1)],
+                        verbose_name="contacto por IP y sitio (10 minutos)",
+                    ),
+                ),
+                (
+                    "contacto_por_dia",
+                    models.PositiveIntegerField(
+                        default=20,
+                        help_text="Mensajes por día.",
+                        validators=[django.core.validators.MinValueValidator(1)],
+                        verbose_name="contacto por IP y sitio (día)",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'límites de uso',
-                'verbose_name_plural': 'límites de uso',
+                "verbose_name": "límites de uso",
+                "verbose_name_plural": "límites de uso",
             },
         ),
     ]
