@@ -30,3 +30,48 @@ def _cache_limpia():
 def api(client):
     """Django's test client (an alias that reads well in API tests)."""
     return client
+
+
+@pytest.fixture
+def navegador(live_server, monkeypatch, tmp_path):
+    """A real headless Chromium (Debian's) page factory: `navegador(ancho, alto)` -> page.
+
+    Playwright's sync API runs an event loop in this thread; Django's ORM would refuse to run
+    next to it, hence DJANGO_ALLOW_ASYNC_UNSAFE for these tests only.
+    """
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    pw = sync_playwright().start()
+    browser = pw.chromium.launch(
+        executable_path=RUTA_CHROMIUM,
+        headless=True,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    )
+    contextos = []
+
+    def abrir(ancho: int = 1280, alto: int = 800, **opciones):
+        contexto = browser.new_context(viewport={"width": ancho, "height": alto}, **opciones)
+        contextos.append(contexto)
+        pagina = contexto.new_page()
+        pagina.set_default_timeout(15000)
+        pagina.base = live_server.url
+        return pagina
+
+    yield abrir
+    for contexto in contextos:
+        contexto.close()
+    browser.close()
+    pw.stop()
+
+
+RUTA_CHROMIUM = "/usr/bin/chromium"
+CAPTURAS = __import__("pathlib").Path(__file__).resolve().parent.parent / "var" / "capturas"
