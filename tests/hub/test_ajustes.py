@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+
+def _settings_con(**env) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", "import hub.settings"],
+        env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "hub.settings", **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("variable", "valor"),
+    [("DEBUG", "quizas"), ("HUB_PROXIES_CONFIABLES", "dos"), ("HUB_PROXIES_CONFIABLES", "-1")],
+)
+def test_a_bad_value_stops_start_up_with_a_clear_message(variable, valor):
+    resultado = _settings_con(**{variable: valor})
+    assert resultado.returncode != 0
+    assert "ImproperlyConfigured" in resultado.stderr
+    assert variable in resultado.stderr
+
+
+def test_production_profile_refuses_the_development_secret_key():
+    resultado = _settings_con(HUB_PRODUCCION="true")
+    assert resultado.returncode != 0
+    assert "SECRET_KEY" in resultado.stderr
+
+
+def test_good_values_load():
+    assert _settings_con(DEBUG="false", HUB_PROXIES_CONFIABLES="2").returncode == 0
