@@ -187,9 +187,24 @@ REST_FRAMEWORK = {
 
 # The brand endpoints must not be callable from other sites' browsers: no CORS origin allowed.
 CORS_ALLOWED_ORIGINS = _list("HUB_CORS_ORIGENES", [])
+# Only the contact endpoint opens CORS (per configured site); browsers may read the limit headers.
+CORS_EXPOSE_HEADERS = [
+    "Retry-After",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Limit-Dia",
+    "X-RateLimit-Remaining-Dia",
+]
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "hub@localhost")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = _int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _bool("EMAIL_USE_TLS", False)
+# Mail leaves after commit, inside the request: a slow server must not hold the answer long.
+EMAIL_TIMEOUT = _int("EMAIL_TIMEOUT", 10, minimum=1)
 
 LOGGING = {
     "version": 1,

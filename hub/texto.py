@@ -9,7 +9,9 @@ _ESPACIOS = re.compile(r"\s+")
 # Control, zero-width and bidirectional-override characters: invisible, and able to disguise text.
 _INVISIBLES = re.compile(
     "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f"
-    "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+    # Lone surrogates: valid in JSON escapes, refused by PostgreSQL's UTF-8.
+    "\ud800-\udfff]"
 )
 
 

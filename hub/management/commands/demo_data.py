@@ -28,6 +28,8 @@ class Command(BaseCommand):
         ctx = ContextoDemo(escala=escala, base=base.rstrip("/"))
         inicio = time.monotonic()
         for config in apps.get_app_configs():
+            if config.name == "hub":
+                continue  # hub.demo is this plumbing, not a loader
             try:
                 modulo = importlib.import_module(f"{config.name}.demo")
             except ModuleNotFoundError as exc:

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import Count
+
+from apps.notificaciones import services
+from apps.notificaciones.models import MensajeContacto, SitioContacto
+
+
+@admin.register(SitioContacto)
+class SitioContactoAdmin(admin.ModelAdmin):
+    list_display = ("codigo", "nombre", "activo", "correo_destino", "total_mensajes")
+    list_filter = ("activo",)
+    search_fields = ("codigo", "nombre", "correo_destino")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_total=Count("mensajes"))
+
+    @admin.display(description="mensajes", ordering="_total")
+    def total_mensajes(self, obj: SitioContacto) -> int:
+        return obj._total
+
+
+@admin.register(MensajeContacto)
+class MensajeContactoAdmin(admin.ModelAdmin):
+    # What the sender wrote is evidence: shown (always escaped by the admin), never edited.
+    list_display = (
+        "referencia",
+        "recibido_en",
+        "sitio",
+        "nombre",
+        "correo",
+        "asunto",
+        "leido",
+        "atendido",
+        "reenviado",
+    )
+    list_display_links = ("referencia", "asunto")
+    list_filter = ("sitio", "leido", "atendido", "recibido_en")
+    list_select_related = ("sitio", "atendido_por")
+    date_hierarchy = "recibido_en"
+    search_fields = ("referencia", "nombre", "correo", "asunto", "mensaje")
+    actions = ("marcar_leidos", "marcar_atendidos")
+    fieldsets = (
+        (None, {"fields": ("referencia", "sitio", "recibido_en")}),
+        ("Remitente", {"fields": ("nombre", "correo", "ip", "user_agent")}),
+        ("Mensaje", {"fields": ("asunto", "mensaje")}),
+        ("Estado", {"fields": ("leido", "atendido", "atendido_en", "atendido_por")}),
+        ("Reenvío", {"fields": ("correo_enviado_en",)}),
+    )
+    readonly_fields = (
+        "referencia",
+        "sitio",
+        "recibido_en",
+        "nombre",
+        "correo",
+        "ip",
+        "user_agent",
+        "asunto",
+        "mensaje",
+        "leido",
+        "atendido",
+        "atendido_en",
+        "atendido_por",
+        "correo_enviado_en",
+    )
+
+    def has_add_permission(self, request):
+        return False  # messages only arrive through the public endpoint
+
+    @admin.display(description="reenviado", boolean=True)
+    def reenviado(self, obj: MensajeContacto) -> bool:
+        return obj.correo_enviado_en is not None
+
+    @admin.action(description="Marcar como leído", permissions=["change"])
+    def marcar_leidos(self, request, queryset):
+        n = services.marcar_leidos(mensajes=queryset)
+        self.message_user(request, f"{n} mensaje(s) marcado(s) como leído(s).", messages.SUCCESS)
+
+    @admin.action(description="Marcar como atendido", permissions=["change"])
+    def marcar_atendidos(self, request, queryset):
+        n = services.marcar_atendidos(mensajes=queryset, por=request.user)
+        self.message_user(request, f"{n} mensaje(s) marcado(s) como atendido(s).", messages.SUCCESS)
