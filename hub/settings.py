@@ -112,6 +112,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "apps.marca.context_processors.marca",
             ],
         },
     }
@@ -187,6 +188,7 @@ REST_FRAMEWORK = {
 
 # The brand endpoints must not be callable from other sites' browsers: no CORS origin allowed.
 CORS_ALLOWED_ORIGINS = _list("HUB_CORS_ORIGENES", [])
+CORS_URLS_REGEX = r"^/notificaciones/api/public/.*$"
 # Only the contact endpoint opens CORS (per configured site); browsers may read the limit headers.
 CORS_EXPOSE_HEADERS = [
     "Retry-After",

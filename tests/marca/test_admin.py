@@ -1,0 +1,168 @@
+"""The brand's admin screen: one row, colour pickers, phrases per line, images with previews."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from apps.marca.imagenes import TAMANO_MAXIMO
+from apps.marca.models import DEFAULTS, ImagenMarca, Marca
+from tests.factories import UserFactory
+from tests.marca.factories import URL_MARCA, png, poner_imagen, svg
+
+pytestmark = pytest.mark.django_db
+
+CAMBIO = "/admin/marca/marca/1/change/"
+
+
+@pytest.fixture
+def admin_client(client):
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    return client
+
+
+def _formulario(**cambios):
+    datos = {
+        "modo": "comarca",
+        "nombre": "IDGP en línea",
+        "tagline": "Trámites en un solo lugar",
+        "nombre_entidad": "Instituto Distrital de Gestión Pública",
+        "color_primario": "#0b4f6c",
+        "color_acento": "#f2a541",
+        "login_titulo": "Ingreso del personal",
+        "login_bullets": "Radique solicitudes.\n\n  Consulte su presupuesto.  \n",
+        "contacto_correo": "atencion@idgp.gov.co",
+        "contacto_sitio": "https://www.idgp.gov.co",
+        "_save": "Guardar",
+    }
+    datos.update(cambios)
+    return datos
+
+
+def test_the_list_goes_straight_to_the_single_brand(admin_client):
+    r = admin_client.get("/admin/marca/marca/")
+    assert r.status_code == 302
+    assert r["Location"] == CAMBIO
+    assert Marca.objects.count() == 1
+
+
+def test_the_form_has_colour_pickers_a_mode_select_phrases_and_upload_fields(admin_client):
+    Marca.cargar()
+    html = admin_client.get(CAMBIO).content.decode()
+    assert len(re.findall(r'<input type="color" name="color_(primario|acento)"', html)) == 2
+    assert '<select name="modo"' in html
+    assert 'value="marca_blanca"' in html
+    frases = re.search(r'<textarea name="login_bullets"[^>]*>(.*?)</textarea>', html, re.S)
+    assert frases.group(1).strip().splitlines() == DEFAULTS["login_bullets"]
+    for slot in ("logo", "isotipo", "favicon"):
+        assert f'<input type="file" name="{slot}_archivo"' in html
+        assert f'<input type="checkbox" name="{slot}_quitar"' in html
+    assert "Sin imagen" in html
+
+
+def test_an_svg_preview_is_an_img_pointing_at_the_endpoint_never_inline(admin_client):
+    poner_imagen("logo", svg("#ABCDEF"))
+    version = admin_client.get(URL_MARCA).json()["data"]["version"]
+    html = admin_client.get(CAMBIO).content.decode()
+    assert f'<img src="/auth/api/v1/auth/marca/archivo/logo?v={version}"' in html
+    assert "#ABCDEF" not in html
+
+
+def test_saving_the_form_publishes_the_brand_with_phrases_one_per_line(admin_client):
+    Marca.cargar()
+    r = admin_client.post(CAMBIO, _formulario())
+    assert r.status_code == 302
+    data = admin_client.get(URL_MARCA).json()["data"]
+    assert data["modo"] == "comarca"
+    assert data["nombre"] == "IDGP en línea"
+    assert data["color_primario"] == "#0B4F6C"
+    assert data["color_acento"] == "#F2A541"
+    assert data["login_bullets"] == ["Radique solicitudes.", "Consulte su presupuesto."]
+    assert data["es_default"] is False
+
+
+@pytest.mark.parametrize(
+    ("color", "mensaje"),
+    [
+        ("#12345", "Use un color hexadecimal de la forma #RRGGBB."),
+        ("rojo", "Use un color hexadecimal de la forma #RRGGBB."),
+        ("#GGGGGG", "Use un color hexadecimal de la forma #RRGGBB."),
+        ("123456", "Use un color hexadecimal de la forma #RRGGBB."),
+        ("#1234567", "como máximo 7 caracteres"),
+    ],
+)
+def test_an_invalid_colour_is_refused_with_a_spanish_error(admin_client, color, mensaje):
+    Marca.cargar()
+    r = admin_client.post(CAMBIO, _formulario(color_acento=color))
+    assert r.status_code == 200
+    assert mensaje in r.content.decode()
+    assert Marca.objects.get().color_acento == DEFAULTS["color_acento"]
+
+
+def test_too_many_phrases_are_refused(admin_client):
+    Marca.cargar()
+    r = admin_client.post(CAMBIO, _formulario(login_bullets="\n".join(f"F{i}" for i in range(9))))
+    assert r.status_code == 200
+    assert "Escriba como máximo 8 frases." in r.content.decode()
+
+
+def test_a_png_uploaded_with_an_svg_name_is_stored_as_png(admin_client):
+    Marca.cargar()
+    archivo = SimpleUploadedFile("logo.svg", png(), content_type="image/svg+xml")
+    r = admin_client.post(CAMBIO, _formulario(logo_archivo=archivo))
+    assert r.status_code == 302
+    assert ImagenMarca.objects.get(slot="logo").tipo == "png"
+    logo = admin_client.get("/auth/api/v1/auth/marca/archivo/logo")
+    assert logo["Content-Type"] == "image/png"
+
+
+def test_garbage_upload_is_refused_in_spanish_and_nothing_is_saved(admin_client):
+    Marca.cargar()
+    archivo = SimpleUploadedFile("logo.png", b"esto no es una imagen", content_type="image/png")
+    r = admin_client.post(CAMBIO, _formulario(logo_archivo=archivo))
+    assert r.status_code == 200
+    assert "Formato no admitido" in r.content.decode()
+    assert not ImagenMarca.objects.exists()
+    assert Marca.objects.get().nombre == DEFAULTS["nombre"]
+
+
+def test_an_upload_over_512_kb_is_refused(admin_client):
+    Marca.cargar()
+    grande = SimpleUploadedFile("f.png", png() + b"\0" * TAMANO_MAXIMO, content_type="image/png")
+    r = admin_client.post(CAMBIO, _formulario(favicon_archivo=grande))
+    assert r.status_code == 200
+    assert "el máximo es 512 KB" in r.content.decode()
+    assert not ImagenMarca.objects.exists()
+
+
+def test_the_clear_checkbox_removes_an_image(admin_client):
+    poner_imagen("isotipo", svg())
+    r = admin_client.post(CAMBIO, _formulario(isotipo_quitar="on"))
+    assert r.status_code == 302
+    assert not ImagenMarca.objects.filter(slot="isotipo").exists()
+    assert admin_client.get(URL_MARCA).json()["data"]["isotipo_url"] is None
+
+
+def test_upload_and_clear_together_is_refused(admin_client):
+    Marca.cargar()
+    archivo = SimpleUploadedFile("i.svg", svg(), content_type="image/svg+xml")
+    r = admin_client.post(CAMBIO, _formulario(isotipo_archivo=archivo, isotipo_quitar="on"))
+    assert r.status_code == 200
+    assert "no ambas" in r.content.decode()
+    assert not ImagenMarca.objects.exists()
+
+
+def test_there_is_no_add_and_no_delete(admin_client):
+    Marca.cargar()
+    assert admin_client.get("/admin/marca/marca/add/").status_code == 403
+    assert admin_client.get("/admin/marca/marca/1/delete/").status_code == 403
+    assert admin_client.post("/admin/marca/marca/1/delete/", {"post": "yes"}).status_code == 403
+    assert Marca.objects.count() == 1
+
+
+def test_staff_without_permission_cannot_open_the_brand(client):
+    client.force_login(UserFactory(is_staff=True))
+    Marca.cargar()
+    assert client.get(CAMBIO).status_code == 403
