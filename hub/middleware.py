@@ -6,6 +6,7 @@ import logging
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware
 
 from hub import respuestas
 from hub.ip import ip_cliente
@@ -75,3 +76,16 @@ class PrimeraLineaMiddleware:
             return respuestas.error(413)
         logger.exception("error no controlado en %s %s", request.method, request.path)
         return respuestas.error(500)
+
+
+class CsrfSalvoApiMiddleware(CsrfViewMiddleware):
+    """CSRF for pages with a session; /api/ paths use no cookies, so a token cannot protect them.
+
+    Without this, a real client POSTing to an API path would get Django's HTML 403 page instead of
+    the envelope (the test client skips CSRF and would hide it).
+    """
+
+    def process_view(self, request, callback, callback_args, callback_kwargs):
+        if respuestas.es_ruta_api(request.path):
+            return None
+        return super().process_view(request, callback, callback_args, callback_kwargs)

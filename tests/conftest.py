@@ -67,6 +67,11 @@ def navegador(live_server, monkeypatch, tmp_path):
         return pagina
 
     yield abrir
+    # Requests served for the browser opened connections in other threads: close them, or
+    # PostgreSQL refuses to drop the test database at the end.
+    from django.db import connections
+
+    connections.close_all()
     for contexto in contextos:
         contexto.close()
     browser.close()

@@ -137,3 +137,20 @@ def test_unicode_sql_and_markup_in_fields_are_validated_not_executed(client):
     )
     cuerpo = _error(r, 422, "DATOS_INVALIDOS")
     assert list(cuerpo["error"]["campos"]) == ["edad"]
+
+
+def test_a_real_client_without_csrf_token_gets_the_envelope_not_the_csrf_page():
+    from django.test import Client
+
+    estricto = Client(enforce_csrf_checks=True)
+    r = estricto.post("/auth/api/v1/ping")
+    assert r.status_code == 405
+    assert r.json()["error"]["code"] == "METODO_NO_PERMITIDO"
+
+
+def test_pages_with_a_session_still_require_the_csrf_token():
+    from django.test import Client
+
+    estricto = Client(enforce_csrf_checks=True)
+    r = estricto.post("/cuentas/login/", {"username": "x", "password": "y"})
+    assert r.status_code == 403

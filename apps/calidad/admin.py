@@ -1,0 +1,109 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from apps.calidad import services
+from apps.calidad.models import Documento, Proceso
+
+
+@admin.register(Proceso)
+class ProcesoAdmin(admin.ModelAdmin):
+    list_display = ("sigla", "nombre", "categoria")
+    list_filter = ("categoria",)
+    search_fields = ("sigla", "nombre")
+
+
+class DocumentoForm(forms.ModelForm):
+    class Meta:
+        model = Documento
+        fields = ("codigo_publicado", "titulo", "version", "tipo", "proceso", "temas")
+
+    def clean(self):
+        datos = super().clean()
+        version = datos.get("version")
+        # `uid` is read-only in the form, so Django would not check (uid, version) itself.
+        if self.instance.pk and version:
+            repetida = Documento.objects.filter(uid=self.instance.uid, version=version)
+            if repetida.exclude(pk=self.instance.pk).exists():
+                self.add_error("version", "Esa versión ya existe para este documento.")
+        return datos
+
+
+@admin.register(Documento)
+class DocumentoAdmin(admin.ModelAdmin):
+    form = DocumentoForm
+    list_display = (
+        "codigo_publicado",
+        "titulo",
+        "version",
+        "tipo",
+        "proceso",
+        "estado",
+        "fecha_publicacion",
+    )
+    list_filter = ("estado", "tipo", "proceso")
+    list_select_related = ("proceso",)
+    search_fields = ("codigo_publicado", "titulo", "temas", "uid")
+    date_hierarchy = "fecha_publicacion"
+    # State and dates move only through the actions, which keep one current version per document.
+    readonly_fields = (
+        "uid",
+        "estado",
+        "fecha_publicacion",
+        "codigos_anteriores",
+        "creado_en",
+        "actualizado_en",
+    )
+    fields = (
+        "uid",
+        "codigo_publicado",
+        "titulo",
+        "version",
+        "tipo",
+        "proceso",
+        "temas",
+        "estado",
+        "fecha_publicacion",
+        "codigos_anteriores",
+        "creado_en",
+        "actualizado_en",
+    )
+    actions = ("publicar", "nueva_version", "marcar_obsoleto")
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
+        """Also accent-insensitive over the search column (old codes and process included)."""
+        resultado, duplicados = super().get_search_results(request, queryset, search_term)
+        if search_term.strip():
+            resultado = resultado | queryset.buscar(search_term)
+        return resultado, duplicados
+
+    def _cada_uno(self, request, queryset, operacion, hecho: str) -> None:
+        hechos = 0
+        for documento in queryset.order_by("id"):
+            try:
+                operacion(documento)
+            except ValueError as exc:
+                self.message_user(request, f"{documento}: {exc}", messages.WARNING)
+            else:
+                hechos += 1
+        if hechos:
+            self.message_user(request, f"{hechos} documento(s) {hecho}.", messages.SUCCESS)
+
+    @admin.action(description="Publicar la versión (la vigente queda obsoleta)")
+    def publicar(self, request, queryset):
+        self._cada_uno(
+            request, queryset, lambda d: services.publicar_version(borrador=d), "publicados"
+        )
+
+    @admin.action(description="Crear borrador de una nueva versión")
+    def nueva_version(self, request, queryset):
+        self._cada_uno(
+            request, queryset, lambda d: services.crear_borrador(documento=d), "con nuevo borrador"
+        )
+
+    @admin.action(description="Retirar (marcar como obsoleto)")
+    def marcar_obsoleto(self, request, queryset):
+        self._cada_uno(request, queryset, lambda d: services.retirar(documento=d), "retirados")

@@ -1,0 +1,77 @@
+"""Reads of signatures: the public verification summary."""
+
+from __future__ import annotations
+
+import uuid
+import zoneinfo
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from apps.firmas.models import TOKEN_IMPOSIBLE, Firma
+from hub.texto import limpiar, recortar
+
+LARGO_OBJETO = 120
+
+
+def token_de(texto: str) -> uuid.UUID:
+    """The UUID written in `texto`, or a value no signature has (same lookup either way)."""
+    try:
+        return uuid.UUID(texto)
+    except (ValueError, TypeError, AttributeError):
+        return TOKEN_IMPOSIBLE
+
+
+def _documento_de(firma: Firma) -> models.Model | None:
+    """The signed object, read with the model's own `consulta_firma()` queryset when it has one."""
+    modelo = firma.content_type.model_class()
+    if modelo is None:
+        return None
+    consulta = getattr(modelo, "consulta_firma", None)
+    qs = consulta() if callable(consulta) else modelo._base_manager.all()
+    return next(iter(qs.filter(pk=firma.object_id)[:1]), None)
+
+
+def resumen_documento(documento: models.Model) -> dict[str, Any]:
+    """`resumen_firma()` with people's text cleaned and the object shortened."""
+    resumen = {}
+    for clave, valor in dict(documento.resumen_firma()).items():
+        if clave == "objeto" and isinstance(valor, str):
+            valor = recortar(valor, LARGO_OBJETO)
+        elif isinstance(valor, str):
+            valor = limpiar(valor)
+        resumen[str(clave)] = valor
+    return resumen
+
+
+def hora_local(instante) -> str:
+    """`YYYY-MM-DD HH:MM:SS` in the server's local time (America/Bogota)."""
+    zona = zoneinfo.ZoneInfo(settings.TIME_ZONE)
+    return timezone.localtime(instante, zona).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def resumen_verificacion(token: str) -> dict[str, Any] | None:
+    """The `data` of the verification endpoint, or None when no signature has that code.
+
+    Three queries whatever the data: the signature (with its type), the document, one COUNT.
+    """
+    firma = Firma.objects.select_related("content_type").filter(token=token_de(token)).first()
+    if firma is None:
+        return None
+    documento = _documento_de(firma)
+    if documento is None:  # the signed document no longer exists: nothing left to vouch for
+        return None
+    vigentes = Firma.objects.filter(
+        content_type_id=firma.content_type_id, object_id=firma.object_id, anulada=False
+    ).count()
+    return {
+        "valido": not firma.anulada,
+        "anulada": firma.anulada,
+        "firmante": limpiar(firma.firmante),
+        "rol": limpiar(firma.rol),
+        "firmado_en": hora_local(firma.firmado_en),
+        "documento": resumen_documento(documento),
+        "total_firmas": vigentes,
+    }

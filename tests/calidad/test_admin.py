@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+import pytest
+
+from apps.calidad import services
+from apps.calidad.models import Documento
+from tests.calidad.factories import DocumentoFactory, ProcesoFactory
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+URL = "/admin/calidad/documento/"
+
+
+@pytest.fixture
+def admin_client(client):
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    return client
+
+
+def test_the_changelist_filters_by_state_type_and_process(admin_client):
+    proceso = ProcesoFactory(nombre="Gestión Financiera")
+    DocumentoFactory(titulo="Formato uno", tipo="formato", proceso=proceso)
+    DocumentoFactory(titulo="Borrador dos", estado=Documento.Estado.BORRADOR)
+    r = admin_client.get(URL, {"estado__exact": "borrador"})
+    assert r.status_code == 200
+    assert "Borrador dos" in r.text and "Formato uno" not in r.text
+    r = admin_client.get(URL, {"tipo__exact": "formato", "proceso__id__exact": proceso.pk})
+    assert "Formato uno" in r.text and "Borrador dos" not in r.text
+
+
+def test_the_admin_search_ignores_accents_and_finds_old_codes(admin_client):
+    DocumentoFactory(
+        titulo="Política de seguridad",
+        codigo_publicado="GTI-PO-001",
+        codigos_anteriores=["SI-PO-01"],
+    )
+    DocumentoFactory(titulo="Otro documento")
+    for termino in ("politica", "si-po-01"):
+        r = admin_client.get(URL, {"q": termino})
+        assert r.status_code == 200
+        assert "Política de seguridad" in r.text
+        assert "Otro documento" not in r.text
+
+
+def test_the_uid_and_state_are_read_only(admin_client):
+    documento = DocumentoFactory()
+    r = admin_client.get(f"{URL}{documento.pk}/change/")
+    assert r.status_code == 200
+    assert 'name="uid"' not in r.text and 'name="estado"' not in r.text
+    assert documento.uid in r.text
+
+
+def test_the_publish_action_publishes_a_draft_and_obsoletes_the_current(admin_client):
+    vigente = DocumentoFactory()
+    borrador = services.crear_borrador(documento=vigente)
+    r = admin_client.post(
+        URL, {"action": "publicar", "_selected_action": [borrador.pk]}, follow=True
+    )
+    assert r.status_code == 200
+    vigente.refresh_from_db()
+    borrador.refresh_from_db()
+    assert (vigente.estado, borrador.estado) == ("obsoleto", "publicado")
+
+
+def test_the_publish_action_warns_for_a_published_document_and_changes_nothing(admin_client):
+    vigente = DocumentoFactory()
+    r = admin_client.post(
+        URL, {"action": "publicar", "_selected_action": [vigente.pk]}, follow=True
+    )
+    assert "Solo se publica una versión en borrador." in r.text
+    vigente.refresh_from_db()
+    assert vigente.estado == "publicado"
+
+
+def test_editing_a_version_to_an_existing_number_is_a_form_error_not_a_500(admin_client):
+    vigente = DocumentoFactory(version="1")
+    borrador = services.crear_borrador(documento=vigente)
+    r = admin_client.post(
+        f"{URL}{borrador.pk}/change/",
+        {
+            "codigo_publicado": borrador.codigo_publicado,
+            "titulo": borrador.titulo,
+            "version": "1",
+            "tipo": borrador.tipo,
+            "proceso": borrador.proceso_id,
+            "temas": "",
+        },
+    )
+    assert r.status_code == 200
+    assert "Esa versión ya existe para este documento." in r.text

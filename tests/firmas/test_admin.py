@@ -1,0 +1,193 @@
+from __future__ import annotations
+
+import io
+
+import pytest
+import segno
+from defusedxml import ElementTree
+from PIL import Image
+
+from apps.firmas.models import Firma
+from tests.factories import UserFactory
+from tests.firmas.factories import firma_anulada, firmar
+
+pytestmark = pytest.mark.django_db
+
+LISTA = "/admin/firmas/firma/"
+
+
+@pytest.fixture
+def admin_client(client):
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    return client
+
+
+def _matriz_png(contenido: bytes, escala: int = 10, borde: int = 4) -> list[list[bool]]:
+    """Dark modules read from the centre of each module of the PNG."""
+    imagen = Image.open(io.BytesIO(contenido)).convert("L")
+    lado = imagen.width // escala - 2 * borde
+    return [
+        [
+            imagen.getpixel(
+                ((borde + x) * escala + escala // 2, (borde + y) * escala + escala // 2)
+            )
+            < 128
+            for x in range(lado)
+        ]
+        for y in range(lado)
+    ]
+
+
+def test_the_png_qr_encodes_the_public_verification_address(admin_client, cdp, settings):
+    settings.HUB_URL_PUBLICA = "https://hub.entidad.gov.co"
+    firma = firmar(cdp)
+    r = admin_client.get(f"{LISTA}{firma.pk}/qr.png")
+    assert r.status_code == 200
+    assert r["Content-Type"] == "image/png"
+    assert r["Content-Disposition"] == f'inline; filename="firma-{firma.token}.png"'
+    imagen = Image.open(io.BytesIO(r.content))
+    imagen.verify()
+    assert imagen.format == "PNG"
+    esperado = segno.make(
+        f"https://hub.entidad.gov.co/presupuesto/verificar/{firma.token}", error="q"
+    )
+    assert _matriz_png(r.content) == [[bool(m) for m in fila] for fila in esperado.matrix]
+
+
+def test_the_svg_qr_is_a_valid_svg_document(admin_client, cdp):
+    firma = firmar(cdp)
+    r = admin_client.get(f"{LISTA}{firma.pk}/qr.svg")
+    assert r.status_code == 200
+    assert r["Content-Type"] == "image/svg+xml"
+    assert r["Content-Disposition"] == f'inline; filename="firma-{firma.token}.svg"'
+    raiz = ElementTree.fromstring(r.content)
+    assert raiz.tag == "{http://www.w3.org/2000/svg}svg"
+    assert int(float(raiz.get("width"))) > 100
+    assert b"<path" in r.content
+
+
+def test_qr_downloads_are_for_staff_only(client, cdp):
+    firma = firmar(cdp)
+    r = client.get(f"{LISTA}{firma.pk}/qr.png")
+    assert r.status_code == 302 and "/admin/login/" in r["Location"]
+    client.force_login(UserFactory(is_staff=False))
+    assert client.get(f"{LISTA}{firma.pk}/qr.svg").status_code == 302
+    client.force_login(UserFactory(is_staff=True))
+    assert client.get(f"{LISTA}{firma.pk}/qr.svg").status_code == 403
+
+
+def test_staff_with_view_permission_may_download(client, cdp):
+    firma = firmar(cdp)
+    client.force_login(UserFactory(is_staff=True, permisos=["firmas.view_firma"]))
+    assert client.get(f"{LISTA}{firma.pk}/qr.png").status_code == 200
+
+
+def test_an_unknown_signature_qr_is_404(admin_client):
+    assert admin_client.get(f"{LISTA}999999/qr.png").status_code == 404
+
+
+def test_the_list_shows_short_token_type_and_qr_links(admin_client, cdp, movimiento):
+    firma = firmar(cdp)
+    firmar(movimiento, firmante="Persona del movimiento")
+    r = admin_client.get(LISTA)
+    assert r.status_code == 200
+    texto = r.content.decode()
+    assert str(firma.token)[:8] in texto
+    assert "María Fernanda López Rincón" in texto
+    assert f"{LISTA}{firma.pk}/qr.svg" in texto
+    assert "Área" in texto and "Documento" in texto
+
+
+def test_the_list_filters_by_document_type_and_annulment(admin_client, cdp, movimiento):
+    firmar(cdp, firmante="Firmante del CDP")
+    firma_anulada(movimiento, firmante="Firmante anulado")
+    from django.contrib.contenttypes.models import ContentType
+
+    tipo = ContentType.objects.get_for_model(cdp)
+    texto = admin_client.get(LISTA, {"tipo": tipo.pk}).content.decode()
+    assert "Firmante del CDP" in texto and "Firmante anulado" not in texto
+    texto = admin_client.get(LISTA, {"anulada__exact": "1"}).content.decode()
+    assert "Firmante anulado" in texto and "Firmante del CDP" not in texto
+
+
+@pytest.mark.parametrize("forma", ["completo", "prefijo", "nombre"])
+def test_the_list_searches_by_token_or_signer(admin_client, cdp, forma):
+    firma = firmar(cdp, firmante="Buscada Persona")
+    firmar(cdp, firmante="Otra Persona")
+    termino = {
+        "completo": str(firma.token),
+        "prefijo": str(firma.token)[:8],
+        "nombre": "buscada",
+    }[forma]
+    texto = admin_client.get(LISTA, {"q": termino}).content.decode()
+    assert "Buscada Persona" in texto and "Otra Persona" not in texto
+
+
+def test_the_change_page_is_read_only_and_shows_the_qr(admin_client, cdp):
+    firma = firmar(cdp)
+    r = admin_client.get(f"{LISTA}{firma.pk}/change/")
+    assert r.status_code == 200
+    texto = r.content.decode()
+    assert 'name="firmante"' not in texto and 'name="_save"' not in texto
+    assert f'src="{LISTA}{firma.pk}/qr.svg"' in texto
+    assert f"/presupuesto/verificar/{firma.token}" in texto
+    r = admin_client.post(f"{LISTA}{firma.pk}/change/", {"firmante": "Otro"})
+    assert r.status_code == 403
+    firma.refresh_from_db()
+    assert firma.firmante == "María Fernanda López Rincón"
+
+
+def test_signatures_cannot_be_added_or_deleted_in_the_admin(admin_client, cdp):
+    firma = firmar(cdp)
+    assert admin_client.get(f"{LISTA}add/").status_code == 403
+    assert admin_client.post(f"{LISTA}{firma.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert Firma.objects.filter(pk=firma.pk).exists()
+
+
+def test_the_annul_action_asks_for_a_reason_first(admin_client, cdp):
+    firma = firmar(cdp)
+    r = admin_client.post(LISTA, {"action": "anular", "_selected_action": [firma.pk]})
+    assert r.status_code == 200
+    assert "Motivo de la anulación" in r.content.decode()
+    firma.refresh_from_db()
+    assert firma.anulada is False
+    r = admin_client.post(
+        LISTA, {"action": "anular", "_selected_action": [firma.pk], "confirmar": "si", "motivo": ""}
+    )
+    assert r.status_code == 200
+    firma.refresh_from_db()
+    assert firma.anulada is False
+
+
+def test_the_annul_action_annuls_with_the_given_reason(admin_client, cdp):
+    a, b = firmar(cdp), firmar(cdp, firmante="Otra")
+    r = admin_client.post(
+        LISTA,
+        {
+            "action": "anular",
+            "_selected_action": [a.pk, b.pk],
+            "confirmar": "si",
+            "motivo": "Se rechazó el CDP y se reinició el trámite.",
+        },
+        follow=True,
+    )
+    assert r.status_code == 200
+    assert "2 firma(s) anulada(s)." in r.content.decode()
+    for firma in (a, b):
+        firma.refresh_from_db()
+        assert firma.anulada
+        assert firma.motivo_anulacion == "Se rechazó el CDP y se reinició el trámite."
+
+
+def test_staff_without_change_permission_has_no_annul_action(client, cdp):
+    firma = firmar(cdp)
+    client.force_login(UserFactory(is_staff=True, permisos=["firmas.view_firma"]))
+    r = client.get(LISTA)
+    assert r.status_code == 200
+    assert 'value="anular"' not in r.content.decode()
+    client.post(
+        LISTA,
+        {"action": "anular", "_selected_action": [firma.pk], "confirmar": "si", "motivo": "x"},
+    )
+    firma.refresh_from_db()
+    assert firma.anulada is False
