@@ -26,6 +26,7 @@ urlpatterns = [
     path("cuentas/", include("apps.cuentas.urls")),
     path("auth/", include("apps.marca.urls")),
     path("presupuesto/", include("apps.firmas.urls")),
+    path("solicitudes/", include("apps.solicitudes.urls")),
     path("mcp/", include("apps.mcp.urls")),
     path("notificaciones/", include("apps.notificaciones.urls")),
     *[path(f"{s}/api/v1/ping", vista_ping(s), name=f"ping-{s}") for s in SERVICIOS],

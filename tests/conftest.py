@@ -20,6 +20,12 @@ def limpiar_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _claves_rapidas(settings):
+    """Tests create many people; a fast hasher keeps them quick (production keeps PBKDF2)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _cache_limpia():
     limpiar_cache()
     yield

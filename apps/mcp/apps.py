@@ -8,3 +8,9 @@ class McpConfig(AppConfig):
     label = "mcp"
     verbose_name = "Asistente (MCP)"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.utils.module_loading import autodiscover_modules
+
+        # Each app declares its tools in herramientas.py (as the admin discovers admin.py).
+        autodiscover_modules("herramientas")

@@ -1,4 +1,12 @@
+"""Routes of the assistant service (mounted under /mcp/)."""
+
 from __future__ import annotations
 
+from django.urls import path
+
+from apps.mcp.protocolo import vista_mcp
+
 app_name = "mcp"
-urlpatterns: list = []
+urlpatterns = [
+    path("api/mcp", vista_mcp, name="api"),
+]

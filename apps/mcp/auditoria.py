@@ -1,0 +1,57 @@
+"""The audit row of each tools/call (DESIGN 10): secrets removed, long texts cut."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apps.mcp.credenciales import Identidad
+from apps.mcp.models import RegistroAuditoria
+from hub.texto import recortar
+
+SECRETOS = frozenset({"token_confirmacion"})
+MAX_TEXTO = 200
+MAX_ELEMENTOS = 30
+MAX_PROFUNDIDAD = 4
+
+
+def limpiar_argumentos(valor: Any, profundidad: int = 0) -> Any:
+    """A copy safe to keep: no secrets, texts cut, bounded size and depth."""
+    if isinstance(valor, dict):
+        if profundidad >= MAX_PROFUNDIDAD:
+            return "…"
+        return {
+            str(k)[:60]: limpiar_argumentos(v, profundidad + 1)
+            for k, v in list(valor.items())[:MAX_ELEMENTOS]
+            if k not in SECRETOS
+        }
+    if isinstance(valor, list | tuple):
+        if profundidad >= MAX_PROFUNDIDAD:
+            return "…"
+        return [limpiar_argumentos(v, profundidad + 1) for v in valor[:MAX_ELEMENTOS]]
+    if isinstance(valor, str):
+        return recortar(valor, MAX_TEXTO)
+    if valor is None or isinstance(valor, bool | int | float):
+        return valor
+    return recortar(str(valor), MAX_TEXTO)
+
+
+def registrar(
+    *,
+    identidad: Identidad,
+    herramienta: str,
+    argumentos: Any,
+    resultado: str,
+    duracion_ms: int,
+) -> RegistroAuditoria:
+    """Insert the row; an exception here must fail the call (the caller rolls back)."""
+    return RegistroAuditoria.objects.create(
+        usuario=identidad.usuario,
+        clave=identidad.clave,
+        token_prefijo=identidad.token.prefijo if identidad.token is not None else "",
+        credencial=identidad.tipo_credencial,
+        ip=identidad.ip,
+        herramienta=str(herramienta)[:80],
+        argumentos=limpiar_argumentos(argumentos) if isinstance(argumentos, dict) else {},
+        resultado=resultado[:40],
+        duracion_ms=max(0, duracion_ms),
+    )

@@ -1,0 +1,375 @@
+"""busqueda_global: one text over the caller's requests, current quality documents and CDP/RP.
+
+Each scope answers with its own fixed number of queries (a count and one page), whatever the
+volume; every item carries an `enlace` (formats in docs/_decisiones_herramientas_generales.md).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+from rest_framework import serializers
+
+from apps.calidad.selectors import buscar_documentos
+from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
+from apps.presupuesto import selectors as presupuesto
+from apps.solicitudes.models import Estado, Solicitud
+from hub.serializadores import Estricto
+from hub.texto import limpiar
+
+AMBITOS = ("solicitudes", "documentos", "presupuesto")
+PERMISO_TODAS = "solicitudes.auditoria.ver"
+PERMISO_PRESUPUESTO = "presupuesto.planeacion.consultar"
+
+
+class AmbitosField(serializers.MultipleChoiceField):
+    """A JSON list of distinct scopes, kept in the canonical order (a repeated scope is an error,
+    as the schema's uniqueItems says)."""
+
+    default_error_messages = {
+        **serializers.MultipleChoiceField.default_error_messages,
+        "not_a_list": "Se esperaba una lista de ámbitos.",
+        "repetido": "No repita ámbitos.",
+    }
+
+    def to_internal_value(self, data):
+        if not isinstance(data, list):
+            self.fail("not_a_list", input_type=type(data).__name__)
+        if any(not isinstance(v, str) for v in data):
+            self.fail("invalid_choice", input=next(v for v in data if not isinstance(v, str)))
+        elegidos = super().to_internal_value(data)
+        if len(elegidos) != len(data):
+            self.fail("repetido")
+        return [a for a in AMBITOS if a in elegidos]
+
+
+class ArgsBusquedaGlobal(Estricto):
+    texto = serializers.CharField(
+        min_length=2, max_length=120, help_text="Lo que se busca: palabras, un número, un código."
+    )
+    ambitos = AmbitosField(
+        choices=list(AMBITOS),
+        allow_empty=False,
+        required=False,
+        help_text="Dónde buscar; por defecto en los tres ámbitos.",
+    )
+    tipo = serializers.CharField(
+        max_length=60,
+        required=False,
+        help_text="Solo solicitudes: código o parte del nombre del tipo de solicitud.",
+    )
+    estado = serializers.ChoiceField(
+        choices=list(Estado.values), required=False, help_text="Solo solicitudes: su estado."
+    )
+    desde = serializers.DateField(
+        required=False, help_text="Solo solicitudes: radicadas desde este día (YYYY-MM-DD)."
+    )
+    hasta = serializers.DateField(
+        required=False, help_text="Solo solicitudes: radicadas hasta este día (YYYY-MM-DD)."
+    )
+    alcance = serializers.ChoiceField(
+        choices=["mias", "todas"],
+        default="mias",
+        help_text=(
+            "Solo solicitudes: mias (las que usted puede ver) o todas (exige el permiso de "
+            "auditoría solicitudes.auditoria.ver)."
+        ),
+    )
+    limite = serializers.IntegerField(
+        min_value=1, max_value=10, default=5, help_text="Resultados por ámbito."
+    )
+
+    def validate_texto(self, valor: str) -> str:
+        # Invisible characters are removed first: what is left must be something to search.
+        limpio = limpiar(valor).strip()
+        if not any(c.isalnum() for c in limpio):
+            raise serializers.ValidationError("Escriba al menos una letra o un número.")
+        return limpio
+
+    def validate(self, attrs):
+        desde, hasta = attrs.get("desde"), attrs.get("hasta")
+        if desde and hasta and desde > hasta:
+            raise serializers.ValidationError({"hasta": ["Debe ser igual o posterior a desde."]})
+        return attrs
+
+
+_TEXTO = {"type": "string"}
+_TEXTO_O_NULO = {"type": ["string", "null"]}
+_NUMERO = {"type": "number"}
+_FECHA_HORA = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$"}
+
+
+def _ambito(item: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "disponible": {"type": "boolean"},
+            "total": {"type": "integer", "minimum": 0},
+            "mostrados": {"type": "integer", "minimum": 0, "maximum": 10},
+            "resultados": {"type": "array", "maxItems": 10, "items": item},
+        },
+        "required": ["disponible", "total", "mostrados", "resultados"],
+        "additionalProperties": False,
+    }
+
+
+_ITEM_SOLICITUD = {
+    "type": "object",
+    "properties": {
+        "numero_radicado": _TEXTO_O_NULO,
+        "id_solicitud": {"type": "integer"},
+        "enlace": {"type": "string", "pattern": r"^/solicitudes/\d+$"},
+        "tipo": _TEXTO,
+        "estado": {"type": "string", "enum": list(Estado.values)},
+        "etapa_actual": _TEXTO,
+        "resumen": _TEXTO,
+        "fecha_radicacion": _FECHA_HORA,
+        "fecha_actualizacion": _FECHA_HORA,
+    },
+    "required": [
+        "numero_radicado",
+        "id_solicitud",
+        "enlace",
+        "tipo",
+        "estado",
+        "etapa_actual",
+        "resumen",
+        "fecha_radicacion",
+        "fecha_actualizacion",
+    ],
+    "additionalProperties": False,
+}
+_ITEM_DOCUMENTO = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "uid": _TEXTO,
+        "codigo_publicado": _TEXTO,
+        "codigos_anteriores": {"type": "array", "items": _TEXTO},
+        "titulo": _TEXTO,
+        "version": _TEXTO,
+        "tipo": _TEXTO,
+        "proceso": _TEXTO,
+        "estado": {"type": "string", "const": "publicado"},
+        "fecha_publicacion": {"type": "string", "format": "date"},
+        "enlace": {"type": "string", "pattern": r"^/calidad/documentos/\w+$"},
+    },
+    "required": [
+        "id",
+        "uid",
+        "codigo_publicado",
+        "codigos_anteriores",
+        "titulo",
+        "version",
+        "tipo",
+        "proceso",
+        "estado",
+        "fecha_publicacion",
+        "enlace",
+    ],
+    "additionalProperties": False,
+}
+_ITEM_PRESUPUESTO = {
+    "type": "object",
+    "properties": {
+        "tipo": {"type": "string", "enum": ["cdp", "rp"]},
+        "numero": _TEXTO,
+        "numero_externo": _TEXTO_O_NULO,
+        "objeto": _TEXTO,
+        "beneficiario": _TEXTO,
+        "estado": _TEXTO,
+        "estado_visible": _TEXTO,
+        "area": _TEXTO,
+        "cdp": _TEXTO,
+        "valor_actual": _NUMERO,
+        "saldo": _NUMERO,
+        "exacto": {"type": "boolean"},
+        "enlace": _TEXTO,
+    },
+    "required": [
+        "tipo",
+        "numero",
+        "numero_externo",
+        "objeto",
+        "estado",
+        "estado_visible",
+        "area",
+        "valor_actual",
+        "exacto",
+        "enlace",
+    ],
+    "additionalProperties": False,
+}
+SALIDA_BUSQUEDA_GLOBAL: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "texto": _TEXTO,
+        "ambitos": {"type": "array", "items": {"type": "string", "enum": list(AMBITOS)}},
+        "alcance": {"type": "string", "enum": ["mias", "todas"]},
+        "solicitudes": _ambito(_ITEM_SOLICITUD),
+        "documentos": _ambito(_ITEM_DOCUMENTO),
+        "presupuesto": _ambito(_ITEM_PRESUPUESTO),
+    },
+    "required": ["texto", "ambitos", "alcance"],
+    "additionalProperties": False,
+}
+
+
+def _fecha(valor: datetime | None) -> str | None:
+    return timezone.localtime(valor).strftime("%Y-%m-%d %H:%M") if valor is not None else None
+
+
+def _item_solicitud(s: Solicitud) -> dict[str, Any]:
+    return {
+        "numero_radicado": s.numero_radicado,
+        "id_solicitud": s.pk,
+        "enlace": s.enlace,
+        "tipo": limpiar(s.tipo.nombre),
+        "estado": s.estado,
+        "etapa_actual": limpiar(s.nombre_etapa_actual),
+        "resumen": limpiar(s.resumen),
+        "fecha_radicacion": _fecha(s.fecha_radicacion or s.creada_en),
+        "fecha_actualizacion": _fecha(s.fecha_actualizacion),
+    }
+
+
+def _solicitudes(llamada: Llamada, datos: dict[str, Any]) -> dict[str, Any]:
+    """Requests the user may see (mias) or every request (todas): a count and one page."""
+    usuario = llamada.usuario
+    if datos["alcance"] == "mias":
+        base = Solicitud.objects.visibles_para(usuario)
+    else:
+        # The audit scope: everything filed; a draft stays private to its author (the same
+        # rule visibles_para applies to solicitudes.ver_todas).
+        base = Solicitud.objects.exclude(Q(estado=Estado.BORRADOR) & ~Q(solicitante=usuario))
+    qs = base.buscar(datos["texto"])
+    if datos.get("tipo"):
+        qs = qs.del_tipo(datos["tipo"])
+    if datos.get("estado"):
+        qs = qs.con_estado(datos["estado"])
+    if datos.get("desde") or datos.get("hasta"):
+        qs = qs.radicadas_entre(datos.get("desde"), datos.get("hasta"))
+    total = qs.count()
+    # The model's order (newest filing first, drafts last), which its indexes follow.
+    pagina = qs.select_related("tipo", "etapa_actual").order_by(*Solicitud._meta.ordering)
+    resultados = [_item_solicitud(s) for s in pagina[: datos["limite"]]]
+    return {
+        "disponible": True,
+        "total": total,
+        "mostrados": len(resultados),
+        "resultados": resultados,
+    }
+
+
+def _documentos(datos: dict[str, Any]) -> dict[str, Any]:
+    encontrados = buscar_documentos(texto=datos["texto"], limite=datos["limite"])
+    campos = _ITEM_DOCUMENTO["properties"]
+    resultados = [
+        {
+            **{k: v for k, v in d.items() if k in campos},
+            "codigo_publicado": limpiar(d["codigo_publicado"]),
+            "codigos_anteriores": [limpiar(str(c)) for c in d["codigos_anteriores"]],
+            "titulo": limpiar(d["titulo"]),
+            "proceso": limpiar(d["proceso"]),
+            "enlace": f"/calidad/documentos/{d['uid']}",
+        }
+        for d in encontrados["documentos"]
+    ]
+    return {
+        "disponible": True,
+        "total": encontrados["total"],
+        "mostrados": len(resultados),
+        "resultados": resultados,
+    }
+
+
+def _presupuesto(llamada: Llamada, datos: dict[str, Any]) -> dict[str, Any]:
+    """CDP and RP of the user's areas; without the budget permission the scope is unavailable."""
+    if not llamada.usuario.has_perm(PERMISO_PRESUPUESTO):
+        return {"disponible": False, "total": 0, "mostrados": 0, "resultados": []}
+    encontrados = presupuesto.buscar(llamada.usuario, datos["texto"], limite=datos["limite"])
+    # Only the fields this tool promises (the selector may grow for other screens).
+    campos = _ITEM_PRESUPUESTO["properties"]
+    resultados = [{k: v for k, v in i.items() if k in campos} for i in encontrados["resultados"]]
+    return {
+        "disponible": True,
+        "total": encontrados["total"],
+        "mostrados": len(resultados),
+        "resultados": resultados,
+    }
+
+
+def _linea_solicitud(i: dict[str, Any]) -> str:
+    numero = i["numero_radicado"] or f"borrador #{i['id_solicitud']}"
+    return f"{numero} ({i['estado']}): {i['resumen']}"
+
+
+def _linea_documento(i: dict[str, Any]) -> str:
+    return f"{i['codigo_publicado']} — {i['titulo']}"
+
+
+def _linea_presupuesto(i: dict[str, Any]) -> str:
+    return f"{i['tipo'].upper()} {i['numero']} ({i['estado_visible']}): {i['objeto']}"
+
+
+_NOMBRES = {"solicitudes": "Solicitudes", "documentos": "Documentos", "presupuesto": "Presupuesto"}
+_LINEAS = {
+    "solicitudes": _linea_solicitud,
+    "documentos": _linea_documento,
+    "presupuesto": _linea_presupuesto,
+}
+
+
+def _resumen(estructura: dict[str, Any]) -> str:
+    partes = []
+    for ambito in estructura["ambitos"]:
+        grupo = estructura[ambito]
+        if not grupo["disponible"]:
+            partes.append(f"{_NOMBRES[ambito]}: sin permiso para consultar este ámbito")
+            continue
+        lineas = "; ".join(_LINEAS[ambito](i) for i in grupo["resultados"])
+        mostrados = (
+            f", se muestran {grupo['mostrados']}" if grupo["total"] > grupo["mostrados"] else ""
+        )
+        partes.append(
+            f"{_NOMBRES[ambito]}: {grupo['total']} resultado(s){mostrados}"
+            + (f" — {lineas}" if lineas else "")
+        )
+    return f"Búsqueda de «{estructura['texto']}». " + ". ".join(partes) + "."
+
+
+@herramienta(
+    nombre="busqueda_global",
+    titulo="Búsqueda global",
+    descripcion=(
+        "Búsqueda abierta por texto en las solicitudes que la persona puede ver, los documentos "
+        "de calidad vigentes y los CDP/RP de sus áreas; resultados agrupados por ámbito "
+        "(solicitudes, documentos, presupuesto), cada uno con su enlace. tipo, estado, desde, "
+        "hasta y alcance filtran solo las solicitudes; alcance=todas exige permiso de auditoría."
+    ),
+    acceso=Acceso.USUARIO,
+    argumentos=ArgsBusquedaGlobal,
+    salida=SALIDA_BUSQUEDA_GLOBAL,
+)
+def busqueda_global(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
+    if datos["alcance"] == "todas" and not llamada.usuario.has_perm(PERMISO_TODAS):
+        raise ErrorHerramienta(
+            "SIN_PERMISO",
+            "alcance=todas exige el permiso de auditoría de solicitudes; use alcance=mias.",
+        )
+    ambitos = datos.get("ambitos") or list(AMBITOS)
+    estructura: dict[str, Any] = {
+        "texto": datos["texto"],
+        "ambitos": ambitos,
+        "alcance": datos["alcance"],
+    }
+    if "solicitudes" in ambitos:
+        estructura["solicitudes"] = _solicitudes(llamada, datos)
+    if "documentos" in ambitos:
+        estructura["documentos"] = _documentos(datos)
+    if "presupuesto" in ambitos:
+        estructura["presupuesto"] = _presupuesto(llamada, datos)
+    return Resultado(_resumen(estructura), estructura)

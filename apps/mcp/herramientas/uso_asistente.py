@@ -1,0 +1,218 @@
+"""uso_asistente (administration): aggregated use of the assistant from the audit log.
+
+Only GROUP BY figures leave this module: never an audit row, an argument, an IP or a person.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Avg, Case, CharField, Count, F, Q, Value, When
+from django.db.models.functions import ExtractHour
+from django.utils import timezone
+from rest_framework import serializers
+
+from apps.mcp.models import RegistroAuditoria
+from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta, registro
+from hub.serializadores import Estricto
+
+PERMISO_ADMINISTRAR = "mcp.asistente.administrar"
+HORAS_PICO = 5
+# Names callers sent that are not tools (a -32602 is audited too) are pooled under this label:
+# free text typed by a caller never reaches the report.
+OTRAS = "(no registradas)"
+
+
+class ArgsUsoAsistente(Estricto):
+    dias = serializers.IntegerField(
+        min_value=1, max_value=90, default=7, help_text="Días hacia atrás desde ahora."
+    )
+
+
+_ENTERO = {"type": "integer", "minimum": 0}
+_PORCENTAJE = {"type": "number", "minimum": 0, "maximum": 100}
+_FECHA_HORA = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$"}
+SALIDA_USO_ASISTENTE: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "dias": {"type": "integer", "minimum": 1, "maximum": 90},
+        "desde": _FECHA_HORA,
+        "hasta": _FECHA_HORA,
+        "zona_horaria": {"type": "string"},
+        "total_llamadas": _ENTERO,
+        "errores": _ENTERO,
+        "porcentaje_error": _PORCENTAJE,
+        "usuarios_distintos": _ENTERO,
+        "integraciones_distintas": _ENTERO,
+        "por_herramienta": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "herramienta": {"type": "string"},
+                    "llamadas": _ENTERO,
+                    "errores": _ENTERO,
+                    "porcentaje_error": _PORCENTAJE,
+                    "duracion_media_ms": {"type": "number", "minimum": 0},
+                },
+                "required": [
+                    "herramienta",
+                    "llamadas",
+                    "errores",
+                    "porcentaje_error",
+                    "duracion_media_ms",
+                ],
+                "additionalProperties": False,
+            },
+        },
+        "por_resultado": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"resultado": {"type": "string"}, "llamadas": _ENTERO},
+                "required": ["resultado", "llamadas"],
+                "additionalProperties": False,
+            },
+        },
+        "horas_pico": {
+            "type": "array",
+            "maxItems": HORAS_PICO,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "hora": {"type": "integer", "minimum": 0, "maximum": 23},
+                    "llamadas": _ENTERO,
+                },
+                "required": ["hora", "llamadas"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    "required": [
+        "dias",
+        "desde",
+        "hasta",
+        "zona_horaria",
+        "total_llamadas",
+        "errores",
+        "porcentaje_error",
+        "usuarios_distintos",
+        "integraciones_distintas",
+        "por_herramienta",
+        "por_resultado",
+        "horas_pico",
+    ],
+    "additionalProperties": False,
+}
+
+_ERROR = ~Q(resultado="ok")
+
+
+def porcentaje(parte: int, total: int) -> float:
+    return round(parte * 100 / total, 2) if total else 0.0
+
+
+def _fecha(valor: datetime) -> str:
+    return timezone.localtime(valor).strftime("%Y-%m-%d %H:%M")
+
+
+def uso(desde: datetime, hasta: datetime) -> dict[str, Any]:
+    """The aggregated figures of the audit log between two instants (four GROUP BY queries)."""
+    filas = RegistroAuditoria.objects.filter(creado__gte=desde, creado__lte=hasta).order_by()
+    totales = filas.aggregate(
+        total=Count("id"),
+        errores=Count("id", filter=_ERROR),
+        usuarios=Count("usuario", distinct=True),
+        integraciones=Count("clave", distinct=True),
+    )
+    nombres = [h.nombre for h in registro]
+    por_herramienta = (
+        filas.annotate(
+            nombre=Case(
+                When(herramienta__in=nombres, then=F("herramienta")),
+                default=Value(OTRAS),
+                output_field=CharField(),
+            )
+        )
+        .values("nombre")
+        .annotate(
+            llamadas=Count("id"), errores=Count("id", filter=_ERROR), media=Avg("duracion_ms")
+        )
+        .order_by()
+    )
+    por_resultado = filas.values("resultado").annotate(llamadas=Count("id")).order_by()
+    horas = (
+        filas.annotate(hora=ExtractHour("creado"))
+        .values("hora")
+        .annotate(llamadas=Count("id"))
+        .order_by("-llamadas", "hora")[:HORAS_PICO]
+    )
+    return {
+        "total_llamadas": totales["total"],
+        "errores": totales["errores"],
+        "porcentaje_error": porcentaje(totales["errores"], totales["total"]),
+        "usuarios_distintos": totales["usuarios"],
+        "integraciones_distintas": totales["integraciones"],
+        "por_herramienta": [
+            {
+                "herramienta": f["nombre"],
+                "llamadas": f["llamadas"],
+                "errores": f["errores"],
+                "porcentaje_error": porcentaje(f["errores"], f["llamadas"]),
+                "duracion_media_ms": round(float(f["media"] or 0), 1),
+            }
+            # Few groups (bounded by the registered tools): sorted here, the same on every
+            # database whatever its collation.
+            for f in sorted(por_herramienta, key=lambda f: (-f["llamadas"], f["nombre"]))
+        ],
+        "por_resultado": [
+            {"resultado": f["resultado"], "llamadas": f["llamadas"]}
+            for f in sorted(por_resultado, key=lambda f: (-f["llamadas"], f["resultado"]))
+        ],
+        "horas_pico": [{"hora": f["hora"], "llamadas": f["llamadas"]} for f in horas],
+    }
+
+
+def _resumen(d: dict[str, Any]) -> str:
+    periodo = f"Uso del asistente en los últimos {d['dias']} día(s) ({d['desde']} a {d['hasta']})"
+    if not d["total_llamadas"]:
+        return f"{periodo}: no hubo llamadas."
+    herramientas = ", ".join(
+        f"{h['herramienta']} {h['llamadas']} ({h['porcentaje_error']} % error)"
+        for h in d["por_herramienta"][:5]
+    )
+    horas = ", ".join(f"{h['hora']:02d}:00 ({h['llamadas']})" for h in d["horas_pico"])
+    return (
+        f"{periodo}: {d['total_llamadas']} llamada(s), {d['errores']} con error "
+        f"({d['porcentaje_error']} %), {d['usuarios_distintos']} persona(s) distinta(s), "
+        f"{d['integraciones_distintas']} integración(es). Más usadas: {herramientas}. "
+        f"Horas pico ({d['zona_horaria']}): {horas}."
+    )
+
+
+@herramienta(
+    nombre="uso_asistente",
+    titulo="Uso del asistente",
+    descripcion=(
+        "Administración: uso agregado del asistente en los últimos `dias` días según el registro "
+        "de auditoría — llamadas y porcentaje de error por herramienta y en total, resultados "
+        "por código, horas pico (hora local) y número de personas e integraciones distintas. "
+        "Solo cifras agregadas: nunca filas del registro, argumentos, IP ni nombres de personas."
+    ),
+    acceso=Acceso.USUARIO,
+    permisos=(PERMISO_ADMINISTRAR,),
+    argumentos=ArgsUsoAsistente,
+    salida=SALIDA_USO_ASISTENTE,
+)
+def uso_asistente(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
+    hasta = timezone.now()
+    desde = hasta - timedelta(days=datos["dias"])
+    estructura = {
+        "dias": datos["dias"],
+        "desde": _fecha(desde),
+        "hasta": _fecha(hasta),
+        "zona_horaria": str(timezone.get_current_timezone()),
+        **uso(desde, hasta),
+    }
+    return Resultado(_resumen(estructura), estructura)

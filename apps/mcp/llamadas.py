@@ -1,0 +1,210 @@
+"""tools/list and tools/call: access, validation, two-step writes, audit (DESIGN 8-10)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from django.db import transaction
+from django.http import HttpRequest
+
+from apps.mcp import auditoria, confirmacion
+from apps.mcp import limites as limites_mcp
+from apps.mcp.credenciales import Identidad
+from apps.mcp.models import AjustesAsistente
+from apps.mcp.registro import Acceso, ErrorHerramienta, Herramienta, Llamada, Resultado, registro
+from hub.respuestas import a_json, campos_de
+
+logger = logging.getLogger(__name__)
+
+
+class ParametrosInvalidos(Exception):
+    """JSON-RPC -32602 (unknown tool, missing name, arguments not an object)."""
+
+
+def visible_sin_usuario(herramienta: Herramienta, ajustes: AjustesAsistente) -> bool:
+    publicas = ajustes.herramientas_publicas or []
+    return (
+        herramienta.acceso in (Acceso.PUBLICA, Acceso.VERIFICADA)
+        and not herramienta.escritura
+        and herramienta.nombre in publicas
+    )
+
+
+def comprobar_acceso(herramienta: Herramienta, identidad: Identidad, ajustes: AjustesAsistente):
+    """Tool errors SIN_IDENTIDAD, SIN_PERMISO or ESCRITURA_DESHABILITADA, in that order."""
+    usuario = identidad.usuario
+    if usuario is None:
+        if not visible_sin_usuario(herramienta, ajustes):
+            raise ErrorHerramienta(
+                "SIN_IDENTIDAD",
+                "Esta herramienta requiere una persona identificada: envíe su token personal "
+                "(X-MCP-User-Token).",
+            )
+    elif not herramienta.permite_a(usuario):
+        raise ErrorHerramienta("SIN_PERMISO", "Su usuario no tiene permiso para esta herramienta.")
+    if herramienta.escritura and not ajustes.escrituras_habilitadas:
+        raise ErrorHerramienta(
+            "ESCRITURA_DESHABILITADA",
+            "La organización desactivó las herramientas que escriben.",
+        )
+
+
+def listar(identidad: Identidad, ajustes: AjustesAsistente) -> list[dict[str, Any]]:
+    """Descriptors of the tools this caller may call (writes hidden while disabled)."""
+    visibles = []
+    for herramienta in registro:
+        try:
+            comprobar_acceso(herramienta, identidad, ajustes)
+        except ErrorHerramienta:
+            continue
+        visibles.append(herramienta.descriptor())
+    return visibles
+
+
+def resultado_json(resumen: str, datos: dict[str, Any], *, es_error: bool) -> dict[str, Any]:
+    """The tool result: two text items, isError and structuredContent."""
+    return {
+        "content": [
+            {"type": "text", "text": resumen},
+            {"type": "text", "text": a_json(datos).decode("utf-8")},
+        ],
+        "isError": es_error,
+        "structuredContent": datos,
+    }
+
+
+def _validar(herramienta: Herramienta, argumentos: dict[str, Any], llamada: Llamada) -> dict:
+    serializador = herramienta.argumentos(data=argumentos, context={"llamada": llamada})
+    if not serializador.is_valid():
+        campos = campos_de(serializador.errors)
+        raise ErrorHerramienta(
+            "DATOS_INVALIDOS",
+            "Los argumentos no son válidos: "
+            + "; ".join(f"{c}: {' '.join(p)}" for c, p in campos.items()),
+            campos=campos,
+        )
+    return dict(serializador.validated_data)
+
+
+def _escribir(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
+    """The two steps of a write tool: preview + token, or checked confirmation + write."""
+    herramienta = llamada.herramienta
+    confirmar = datos.pop("confirmar", False)
+    token = datos.pop("token_confirmacion", None)
+    segundos = llamada.ajustes.confirmacion_segundos
+    if not confirmar:
+        if token:
+            raise ErrorHerramienta(
+                "DATOS_INVALIDOS",
+                "token_confirmacion solo se envía junto con confirmar=true.",
+                campos={"token_confirmacion": ["Envíelo solo con confirmar=true."]},
+            )
+        previa = herramienta.funcion(llamada, datos)
+        datos_previa = {
+            **previa.datos,
+            "requiere_confirmacion": True,
+            "token_confirmacion": confirmacion.emitir(llamada.identidad, herramienta.nombre, datos),
+            "vence_en": confirmacion.vence_en(segundos),
+        }
+        resumen = (
+            f"{previa.resumen} Nada se ha escrito todavía: muestre esta vista previa a la persona "
+            "y, solo si la aprueba, repita la llamada con los mismos argumentos, confirmar=true "
+            f"y el token_confirmacion (vale {segundos // 60 or 1} min y un solo uso)."
+        )
+        return Resultado(resumen, datos_previa)
+    if not token:
+        raise ErrorHerramienta(
+            "DATOS_INVALIDOS",
+            "Con confirmar=true debe enviar el token_confirmacion de la vista previa.",
+            campos={"token_confirmacion": ["Obligatorio cuando confirmar=true."]},
+        )
+    carga = confirmacion.verificar(token, llamada.identidad, herramienta.nombre, datos, segundos)
+    # Spend the token first: a concurrent confirmation waits on the unique id and then fails.
+    confirmacion.consumir(carga, llamada.identidad)
+    limites_mcp.contar_escritura(llamada)
+    previa = herramienta.funcion(llamada, datos)  # access is checked again at write time
+    return herramienta.ejecutar(llamada, datos, previa)
+
+
+def _ejecutar(llamada: Llamada, argumentos: dict[str, Any]) -> Resultado:
+    herramienta = llamada.herramienta
+    comprobar_acceso(herramienta, llamada.identidad, llamada.ajustes)
+    datos = _validar(herramienta, argumentos, llamada)
+    if herramienta.escritura:
+        return _escribir(llamada, datos)
+    return herramienta.funcion(llamada, datos)
+
+
+class _Revertir(Exception):
+    """Carries a tool error out of the savepoint so that nothing the tool wrote survives."""
+
+    def __init__(self, error: ErrorHerramienta):
+        self.error = error
+
+
+def llamar(
+    request: HttpRequest | None,
+    identidad: Identidad,
+    ajustes: AjustesAsistente,
+    params: dict[str, Any],
+) -> dict[str, Any]:
+    """Run one tools/call and audit it; ParametrosInvalidos for -32602 (audited too).
+
+    The tool and its audit row share one transaction: if the row cannot be written the exception
+    propagates, everything rolls back, and the view answers 503.
+    """
+    inicio = time.monotonic()
+    nombre = params.get("name")
+    argumentos = params.get("arguments", {})
+    problema = None
+    if not isinstance(nombre, str) or not nombre:
+        problema = "Falta params.name (el nombre de la herramienta, un texto)."
+    elif not isinstance(argumentos, dict):
+        problema = "params.arguments debe ser un objeto."
+    herramienta = registro.obtener(nombre) if isinstance(nombre, str) else None
+    if problema is None and herramienta is None:
+        problema = f"Herramienta desconocida: {nombre[:80]}."
+    if problema is not None:
+        auditoria.registrar(
+            identidad=identidad,
+            herramienta=nombre if isinstance(nombre, str) else "",
+            argumentos=argumentos,
+            resultado="PARAMETROS_INVALIDOS",
+            duracion_ms=int((time.monotonic() - inicio) * 1000),
+        )
+        raise ParametrosInvalidos(problema)
+
+    llamada = Llamada(
+        identidad=identidad, herramienta=herramienta, ajustes=ajustes, request=request
+    )
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                try:
+                    resultado = _ejecutar(llamada, argumentos)
+                except ErrorHerramienta as exc:
+                    raise _Revertir(exc) from None
+            respuesta = resultado_json(resultado.resumen, resultado.datos, es_error=False)
+            codigo = "ok"
+        except _Revertir as revertido:
+            error = revertido.error
+            respuesta = resultado_json(error.mensaje, error.datos(), es_error=True)
+            codigo = error.codigo
+        except Exception:
+            logger.exception("la herramienta %s falló", herramienta.nombre)
+            error = ErrorHerramienta(
+                "ERROR_INTERNO",
+                "La herramienta falló por un error interno. Intente de nuevo más tarde.",
+            )
+            respuesta = resultado_json(error.mensaje, error.datos(), es_error=True)
+            codigo = error.codigo
+        auditoria.registrar(
+            identidad=identidad,
+            herramienta=herramienta.nombre,
+            argumentos=argumentos,
+            resultado=codigo,
+            duracion_ms=int((time.monotonic() - inicio) * 1000),
+        )
+    return respuesta

@@ -1,0 +1,288 @@
+"""Assistant server data: settings, credentials, used confirmations and the audit log."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils import timezone
+
+from hub.singleton import ModeloUnico
+
+HERRAMIENTAS_PUBLICAS_POR_DEFECTO = ["estado_solicitud", "buscar_documento"]
+
+
+def _publicas_por_defecto() -> list[str]:
+    return list(HERRAMIENTAS_PUBLICAS_POR_DEFECTO)
+
+
+def _lista_vacia() -> list[str]:
+    return []
+
+
+def _limite(verbose: str, default: int, ayuda: str) -> models.PositiveIntegerField:
+    return models.PositiveIntegerField(
+        verbose, default=default, validators=[MinValueValidator(1)], help_text=ayuda
+    )
+
+
+class AjustesAsistente(ModeloUnico):
+    """Per-organization knobs of the assistant server, changed by an administrator at run time."""
+
+    escrituras_habilitadas = models.BooleanField(
+        "escrituras habilitadas",
+        default=True,
+        help_text="Apagadas, las herramientas que escriben responden ESCRITURA_DESHABILITADA.",
+    )
+    herramientas_publicas = models.JSONField(
+        "herramientas públicas",
+        default=_publicas_por_defecto,
+        blank=True,
+        help_text=(
+            "Herramientas que una integración puede usar solo con la clave de API (sin usuario). "
+            'Lista JSON, p. ej. ["estado_solicitud", "buscar_documento"]. Solo admite herramientas '
+            "de acceso público o verificado."
+        ),
+    )
+    permitir_token_solo = models.BooleanField(
+        "permitir token personal sin clave de API",
+        default=True,
+        help_text="Si se desactiva, el token personal debe llegar junto con una clave de API.",
+    )
+    token_max_dias = models.PositiveIntegerField(
+        "vigencia máxima del token personal (días)",
+        default=90,
+        validators=[MinValueValidator(1), MaxValueValidator(366)],
+    )
+    confirmacion_segundos = models.PositiveIntegerField(
+        "vigencia del token de confirmación (segundos)",
+        default=300,
+        validators=[MinValueValidator(30), MaxValueValidator(3600)],
+    )
+    integracion_por_minuto = _limite(
+        "integración sin usuario (por minuto)", 120, "Llamadas por minuto por clave de API."
+    )
+    usuario_por_minuto = _limite(
+        "usuario identificado (por minuto)", 60, "Llamadas por minuto por usuario."
+    )
+    escrituras_por_minuto = _limite(
+        "escrituras confirmadas (por minuto)", 6, "Escrituras confirmadas por minuto por usuario."
+    )
+    verificaciones_fallidas_por_hora = _limite(
+        "verificaciones fallidas (por hora)",
+        8,
+        "Consultas de estado_solicitud sin usuario que fallan, por integración e IP.",
+    )
+    origenes_permitidos = models.JSONField(
+        "orígenes permitidos",
+        default=_lista_vacia,
+        blank=True,
+        help_text=(
+            "Orígenes (cabecera Origin) aceptados además del propio sitio, p. ej. "
+            '["https://asistente.entidad.gov.co"]. Las peticiones sin Origin se aceptan.'
+        ),
+    )
+
+    class Meta:
+        verbose_name = "ajustes del asistente"
+        verbose_name_plural = "ajustes del asistente"
+        permissions = [
+            ("asistente.usar", "Puede usar el asistente (MCP) y crear tokens personales"),
+            (
+                "asistente.administrar",
+                "Puede usar las herramientas de administración del asistente",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return "Ajustes del asistente"
+
+    def clean(self) -> None:
+        from apps.mcp.registro import registro
+
+        errores: dict[str, str] = {}
+        publicas = self.herramientas_publicas
+        if not isinstance(publicas, list) or not all(isinstance(n, str) for n in publicas):
+            errores["herramientas_publicas"] = "Debe ser una lista de nombres."
+        else:
+            malas = [n for n in publicas if not registro.puede_ser_publica(n)]
+            if malas:
+                errores["herramientas_publicas"] = (
+                    "No son herramientas de acceso público o verificado: " + ", ".join(malas)
+                )
+        origenes = self.origenes_permitidos
+        if not isinstance(origenes, list) or not all(
+            isinstance(o, str) and o.startswith(("http://", "https://")) for o in origenes
+        ):
+            errores["origenes_permitidos"] = (
+                'Debe ser una lista de orígenes como "https://sitio.gov.co".'
+            )
+        if errores:
+            raise ValidationError(errores)
+
+
+class Credencial(models.Model):
+    """Common fields of a stored secret: only its SHA-256 digest and a visible prefix are kept."""
+
+    nombre = models.CharField(max_length=100)
+    prefijo = models.CharField("prefijo visible", max_length=20, editable=False)
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    creado = models.DateTimeField("creado", default=timezone.now, editable=False)
+    revocado_en = models.DateTimeField("revocado en", null=True, blank=True, editable=False)
+    ultimo_uso = models.DateTimeField("último uso", null=True, blank=True, editable=False)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def revocado(self) -> bool:
+        return self.revocado_en is not None
+
+    def vencido(self, ahora: datetime | None = None) -> bool:
+        vence = getattr(self, "vence", None)
+        return vence is not None and vence <= (ahora or timezone.now())
+
+    def vigente(self, ahora: datetime | None = None) -> bool:
+        return not self.revocado and not self.vencido(ahora)
+
+    @property
+    def estado(self) -> str:
+        """activo, vencido or revocado (revocation wins)."""
+        if self.revocado:
+            return "revocado"
+        if self.vencido():
+            return "vencido"
+        return "activo"
+
+
+class ClaveApi(Credencial):
+    """An integration's API key (an application or assistant), created by an administrator."""
+
+    vence = models.DateTimeField("vence", null=True, blank=True, help_text="Vacío: no vence.")
+    creada_por = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = "clave de API"
+        verbose_name_plural = "claves de API"
+        ordering = ["-creado"]
+
+    def __str__(self) -> str:
+        return f"{self.nombre} ({self.prefijo}…)"
+
+
+class TokenPersonal(Credencial):
+    """A person's token: acts with the user's current permissions until it expires or is revoked."""
+
+    usuario = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tokens_mcp"
+    )
+    vence = models.DateTimeField("vence")
+    ultima_ip = models.GenericIPAddressField("última IP", null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = "token personal"
+        verbose_name_plural = "tokens personales"
+        ordering = ["-creado"]
+        indexes = [models.Index(fields=["usuario", "-creado"], name="mcp_token_usuario_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.nombre} ({self.prefijo}…)"
+
+
+class ConfirmacionUsada(models.Model):
+    """A spent confirmation token: the unique id makes a write run at most once, on any host."""
+
+    jti = models.CharField("identificador", max_length=32, primary_key=True)
+    herramienta = models.CharField(max_length=80)
+    usuario = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    usada_en = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = "confirmación usada"
+        verbose_name_plural = "confirmaciones usadas"
+
+    def __str__(self) -> str:
+        return f"{self.herramienta} {self.usada_en:%Y-%m-%d %H:%M}"
+
+
+class SoloAgregar(Exception):
+    """Audit rows are never changed nor deleted."""
+
+
+class AuditoriaQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise SoloAgregar("El registro de auditoría no se modifica.")
+
+    def delete(self):
+        raise SoloAgregar("El registro de auditoría no se borra.")
+
+    def _raw_delete(self, using):
+        raise SoloAgregar("El registro de auditoría no se borra.")
+
+
+class RegistroAuditoria(models.Model):
+    """One row per tools/call, whatever the outcome; append-only."""
+
+    class TipoCredencial(models.TextChoices):
+        CLAVE = "clave_api", "Clave de API"
+        TOKEN = "token_personal", "Token personal"
+        CLAVE_Y_TOKEN = "clave_y_token", "Clave de API y token personal"
+
+    creado = models.DateTimeField("fecha", default=timezone.now, db_index=True, editable=False)
+    usuario = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        editable=False,
+    )
+    clave = models.ForeignKey(
+        ClaveApi,
+        verbose_name="integración",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        editable=False,
+    )
+    token_prefijo = models.CharField("token", max_length=20, blank=True, editable=False)
+    credencial = models.CharField(
+        "credencial", max_length=20, choices=TipoCredencial.choices, editable=False
+    )
+    ip = models.GenericIPAddressField("IP", null=True, blank=True, editable=False)
+    herramienta = models.CharField(max_length=80, db_index=True, editable=False)
+    argumentos = models.JSONField(default=dict, blank=True, editable=False)
+    resultado = models.CharField(max_length=40, db_index=True, editable=False)
+    duracion_ms = models.PositiveIntegerField("duración (ms)", default=0, editable=False)
+
+    objects = AuditoriaQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "registro de auditoría"
+        verbose_name_plural = "registro de auditoría"
+        ordering = ["-creado", "-id"]
+        indexes = [models.Index(fields=["usuario", "-creado"], name="mcp_audit_usuario_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.creado:%Y-%m-%d %H:%M:%S} {self.herramienta} {self.resultado}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise SoloAgregar("El registro de auditoría no se modifica.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise SoloAgregar("El registro de auditoría no se borra.")

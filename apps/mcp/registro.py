@@ -1,0 +1,329 @@
+"""The tool registry (DESIGN 8): a tool is declared once; its JSON Schema comes from its serializer.
+
+Apps declare tools in their `herramientas.py` with the `herramienta` decorator; `McpConfig.ready()`
+imports every such module, the way the admin discovers `admin.py`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rest_framework import serializers
+
+from hub.serializadores import Estricto
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+
+    from apps.cuentas.models import User
+    from apps.mcp.credenciales import Identidad
+    from apps.mcp.models import AjustesAsistente
+
+
+class Acceso(enum.StrEnum):
+    """Who may call a tool: with the API key alone, with a verification datum, or as a person."""
+
+    PUBLICA = "publica"
+    VERIFICADA = "verificada"
+    USUARIO = "usuario"
+
+
+class ErrorHerramienta(Exception):
+    """Raised by a tool: becomes a result with isError true and structuredContent.codigo."""
+
+    def __init__(self, codigo: str, mensaje: str, **extra: Any):
+        self.codigo = codigo
+        self.mensaje = mensaje
+        self.extra = extra
+        super().__init__(mensaje)
+
+    def datos(self) -> dict[str, Any]:
+        return {"codigo": self.codigo, "mensaje": self.mensaje, **self.extra}
+
+
+@dataclass(frozen=True)
+class Resultado:
+    """A tool's answer: a Spanish summary for a person and the structured data for code."""
+
+    resumen: str
+    datos: dict[str, Any]
+
+
+@dataclass
+class Llamada:
+    """What a tool receives besides its arguments: who calls, from where, under which settings."""
+
+    identidad: Identidad
+    herramienta: Herramienta
+    ajustes: AjustesAsistente
+    request: HttpRequest | None = None
+
+    @property
+    def usuario(self) -> User | None:
+        return self.identidad.usuario
+
+    @property
+    def ip(self) -> str:
+        return self.identidad.ip
+
+
+FuncionHerramienta = Callable[[Llamada, dict[str, Any]], Resultado]
+FuncionEjecutar = Callable[[Llamada, dict[str, Any], Resultado], Resultado]
+
+
+def _sin_datos(_llamada: Llamada, _datos: dict[str, Any]) -> Resultado:  # pragma: no cover
+    raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Herramienta:
+    """One tool, declared once. For writes, `funcion` builds the preview and `ejecutar` writes."""
+
+    nombre: str
+    titulo: str
+    descripcion: str
+    acceso: Acceso
+    argumentos: type[serializers.Serializer]
+    salida: dict[str, Any]
+    funcion: FuncionHerramienta = _sin_datos
+    permisos: tuple[str, ...] = ()
+    escritura: bool = False
+    ejecutar: FuncionEjecutar | None = None
+    salida_vista_previa: dict[str, Any] | None = None
+    anotaciones: dict[str, bool] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.escritura:
+            if self.acceso is not Acceso.USUARIO:
+                raise ValueError(f"{self.nombre}: una herramienta que escribe exige usuario")
+            if self.ejecutar is None:
+                raise ValueError(f"{self.nombre}: falta la función que ejecuta la escritura")
+            object.__setattr__(self, "argumentos", con_confirmacion(self.argumentos))
+        if not issubclass(self.argumentos, Estricto):
+            raise TypeError(f"{self.nombre}: los argumentos deben heredar de Estricto")
+        anotaciones = {
+            "readOnlyHint": not self.escritura,
+            "destructiveHint": False,
+            "idempotentHint": not self.escritura,
+            "openWorldHint": False,
+            **self.anotaciones,
+        }
+        object.__setattr__(self, "anotaciones", anotaciones)
+        object.__setattr__(self, "_esquema_entrada", esquema_de(self.argumentos()))
+        object.__setattr__(self, "_esquema_salida", self._componer_salida())
+
+    def _componer_salida(self) -> dict[str, Any]:
+        if not self.escritura:
+            return self.salida
+        previa = dict(self.salida_vista_previa or {"type": "object"})
+        propiedades = {
+            **previa.get("properties", {}),
+            "requiere_confirmacion": {"type": "boolean", "const": True},
+            "token_confirmacion": {"type": "string", "maxLength": 600},
+            "vence_en": {"type": "string"},
+        }
+        requeridos = sorted(
+            {*previa.get("required", []), "requiere_confirmacion", "token_confirmacion"}
+        )
+        previa.update(type="object", properties=propiedades, required=requeridos)
+        return {"type": "object", "anyOf": [previa, self.salida]}
+
+    @property
+    def esquema_entrada(self) -> dict[str, Any]:
+        return self._esquema_entrada  # type: ignore[attr-defined]
+
+    @property
+    def esquema_salida(self) -> dict[str, Any]:
+        return self._esquema_salida  # type: ignore[attr-defined]
+
+    def descriptor(self) -> dict[str, Any]:
+        """The entry of tools/list."""
+        return {
+            "name": self.nombre,
+            "title": self.titulo,
+            "description": self.descripcion,
+            "inputSchema": self.esquema_entrada,
+            "outputSchema": self.esquema_salida,
+            "annotations": {"title": self.titulo, **self.anotaciones},
+        }
+
+    def permite_a(self, usuario: User) -> bool:
+        """Any of the permissions (none declared: any identified user)."""
+        return not self.permisos or any(usuario.has_perm(p) for p in self.permisos)
+
+
+class Registro:
+    """The tools known to this process, by name."""
+
+    def __init__(self) -> None:
+        self._herramientas: dict[str, Herramienta] = {}
+
+    def registrar(self, herramienta: Herramienta) -> Herramienta:
+        if herramienta.nombre in self._herramientas:
+            raise ValueError(f"herramienta registrada dos veces: {herramienta.nombre}")
+        self._herramientas[herramienta.nombre] = herramienta
+        return herramienta
+
+    def quitar(self, nombre: str) -> None:
+        self._herramientas.pop(nombre, None)
+
+    def obtener(self, nombre: str) -> Herramienta | None:
+        return self._herramientas.get(nombre)
+
+    def __iter__(self) -> Iterator[Herramienta]:
+        return iter(sorted(self._herramientas.values(), key=lambda h: h.nombre))
+
+    def __contains__(self, nombre: object) -> bool:
+        return nombre in self._herramientas
+
+    def puede_ser_publica(self, nombre: str) -> bool:
+        """Only tools of class publica or verificada may run with the API key alone."""
+        herramienta = self.obtener(nombre)
+        return herramienta is not None and herramienta.acceso in (
+            Acceso.PUBLICA,
+            Acceso.VERIFICADA,
+        )
+
+
+registro = Registro()
+
+
+def herramienta(**declaracion: Any) -> Callable[[FuncionHerramienta], FuncionHerramienta]:
+    """Decorator: `@herramienta(nombre=..., titulo=..., ...)` on the tool's function."""
+
+    def decorador(funcion: FuncionHerramienta) -> FuncionHerramienta:
+        registro.registrar(Herramienta(funcion=funcion, **declaracion))
+        return funcion
+
+    return decorador
+
+
+# --- two-step writes: the confirmation arguments every write tool gets -----------------------
+
+
+def con_confirmacion(argumentos: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """The tool's serializer plus `confirmar` and `token_confirmacion`."""
+    if "token_confirmacion" in argumentos._declared_fields:  # type: ignore[attr-defined]
+        return argumentos
+    return type(
+        f"{argumentos.__name__}ConConfirmacion",
+        (argumentos,),
+        {
+            "confirmar": serializers.BooleanField(
+                default=False,
+                help_text="true solo después de que la persona aprobó la vista previa.",
+            ),
+            "token_confirmacion": serializers.CharField(
+                max_length=600,
+                required=False,
+                help_text="El token_confirmacion de la vista previa; obligatorio con confirmar.",
+            ),
+        },
+    )
+
+
+# --- JSON Schema from a DRF serializer --------------------------------------------------------
+
+
+def _opciones(campo: serializers.ChoiceField) -> list[Any]:
+    return list(campo.choices.keys())
+
+
+def _tipo_de(valores: list[Any]) -> str:
+    if all(isinstance(v, bool) for v in valores):
+        return "boolean"
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in valores):
+        return "integer"
+    return "string"
+
+
+def esquema_de_campo(campo: serializers.Field) -> dict[str, Any]:
+    """The JSON Schema of one DRF field (the subset the tools use)."""
+    esquema: dict[str, Any]
+    if isinstance(campo, serializers.BaseSerializer):
+        hijo = getattr(campo, "child", None)
+        if isinstance(campo, serializers.ListSerializer) and hijo is not None:
+            esquema = {"type": "array", "items": esquema_de_campo(hijo)}
+        else:
+            esquema = esquema_de(campo)
+    elif isinstance(campo, serializers.MultipleChoiceField):
+        opciones = _opciones(campo)
+        esquema = {
+            "type": "array",
+            "items": {"type": _tipo_de(opciones), "enum": opciones},
+            "uniqueItems": True,
+        }
+        if not campo.allow_empty:
+            esquema["minItems"] = 1
+    elif isinstance(campo, serializers.ChoiceField):
+        opciones = _opciones(campo)
+        esquema = {"type": _tipo_de(opciones), "enum": opciones}
+    elif isinstance(campo, serializers.ListField):
+        esquema = {"type": "array", "items": esquema_de_campo(campo.child)}
+        if campo.min_length is not None:
+            esquema["minItems"] = campo.min_length
+        elif not campo.allow_empty:
+            esquema["minItems"] = 1
+        if campo.max_length is not None:
+            esquema["maxItems"] = campo.max_length
+    elif isinstance(campo, serializers.BooleanField):
+        esquema = {"type": "boolean"}
+    elif isinstance(campo, serializers.IntegerField):
+        esquema = {"type": "integer"}
+        _limites_numericos(campo, esquema)
+    elif isinstance(campo, serializers.FloatField | serializers.DecimalField):
+        esquema = {"type": "number"}
+        _limites_numericos(campo, esquema)
+    elif isinstance(campo, serializers.DateTimeField):
+        esquema = {"type": "string", "format": "date-time"}
+    elif isinstance(campo, serializers.DateField):
+        esquema = {"type": "string", "format": "date"}
+    elif isinstance(campo, serializers.DictField | serializers.JSONField):
+        esquema = {"type": "object"}
+    elif isinstance(campo, serializers.CharField):
+        esquema = {"type": "string"}
+        if isinstance(campo, serializers.EmailField):
+            esquema["format"] = "email"
+        minimo = campo.min_length
+        if minimo is None and not campo.allow_blank:
+            minimo = 1
+        if minimo is not None:
+            esquema["minLength"] = minimo
+        if campo.max_length is not None:
+            esquema["maxLength"] = campo.max_length
+    else:
+        raise TypeError(f"campo sin esquema JSON: {type(campo).__name__}")
+    if campo.allow_null:
+        esquema["type"] = [esquema["type"], "null"]
+    if campo.help_text:
+        esquema["description"] = str(campo.help_text)
+    if campo.default is not serializers.empty and not callable(campo.default):
+        esquema["default"] = campo.default
+    return esquema
+
+
+def _limites_numericos(campo: serializers.Field, esquema: dict[str, Any]) -> None:
+    if campo.min_value is not None:
+        esquema["minimum"] = campo.min_value
+    if campo.max_value is not None:
+        esquema["maximum"] = campo.max_value
+
+
+def esquema_de(serializador: serializers.Serializer) -> dict[str, Any]:
+    """The object schema of a serializer: properties, required, no additional properties."""
+    propiedades: dict[str, Any] = {}
+    requeridos: list[str] = []
+    for nombre, campo in serializador.fields.items():
+        if campo.read_only:
+            continue
+        propiedades[nombre] = esquema_de_campo(campo)
+        if campo.required:
+            requeridos.append(nombre)
+    esquema: dict[str, Any] = {"type": "object", "properties": propiedades}
+    if requeridos:
+        esquema["required"] = requeridos
+    esquema["additionalProperties"] = False
+    return esquema

@@ -1,0 +1,153 @@
+"""Writes of the assistant's credentials: create and revoke API keys and personal tokens."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.cuentas.models import User
+from apps.mcp import secretos
+from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
+
+PERMISO_USAR = "mcp.asistente.usar"
+PERMISO_ADMINISTRAR = "mcp.asistente.administrar"
+VIGENCIAS_DIAS = (7, 30, 90, 180, 365)
+MAX_TOKENS_ACTIVOS = 10
+# Last use is written at most once per interval per credential: a busy token must not turn
+# every call into an UPDATE.
+INTERVALO_ULTIMO_USO = timedelta(minutes=1)
+
+
+class ErrorCredencial(Exception):
+    """A credential request the person can fix (shown as a form error)."""
+
+    def __init__(self, campo: str, mensaje: str):
+        self.campo = campo
+        self.mensaje = mensaje
+        super().__init__(mensaje)
+
+
+def vigencias_permitidas(ajustes: AjustesAsistente | None = None) -> list[int]:
+    """Expiry choices in days, bounded by the organization maximum (which is always offered)."""
+    maximo = (ajustes or AjustesAsistente.cargar()).token_max_dias
+    return sorted({d for d in VIGENCIAS_DIAS if d <= maximo} | {maximo})
+
+
+@transaction.atomic
+def crear_token_personal(
+    *, usuario: User, nombre: str, dias: int, ahora: datetime | None = None
+) -> tuple[TokenPersonal, str]:
+    """A new personal token for `usuario`; returns the row and the secret (shown once)."""
+    nombre = (nombre or "").strip()
+    if not nombre:
+        raise ErrorCredencial("nombre", "Escriba un nombre para reconocer el token.")
+    if len(nombre) > 100:
+        raise ErrorCredencial("nombre", "El nombre admite hasta 100 caracteres.")
+    if not usuario.is_active or not usuario.has_perm(PERMISO_USAR):
+        raise ErrorCredencial("__all__", "Su usuario no tiene acceso al asistente.")
+    if dias not in vigencias_permitidas():
+        raise ErrorCredencial("dias", "Elija una de las vigencias ofrecidas.")
+    ahora = ahora or timezone.now()
+    # Lock the person's row so two simultaneous creations cannot both pass the count.
+    User.objects.select_for_update().filter(pk=usuario.pk).first()
+    activos = TokenPersonal.objects.filter(
+        usuario=usuario, revocado_en__isnull=True, vence__gt=ahora
+    ).count()
+    if activos >= MAX_TOKENS_ACTIVOS:
+        raise ErrorCredencial(
+            "__all__",
+            f"Ya tiene {MAX_TOKENS_ACTIVOS} tokens activos: revoque alguno antes de crear otro.",
+        )
+    secreto = secretos.generar(secretos.PREFIJO_TOKEN)
+    token = guardar_token(
+        usuario=usuario, nombre=nombre, secreto=secreto, vence=ahora + timedelta(days=dias)
+    )
+    return token, secreto
+
+
+def guardar_token(
+    *,
+    usuario: User,
+    nombre: str,
+    secreto: str,
+    vence: datetime,
+    revocado_en: datetime | None = None,
+) -> TokenPersonal:
+    """Store a personal token from its secret (digest and prefix only)."""
+    return TokenPersonal.objects.create(
+        usuario=usuario,
+        nombre=nombre,
+        prefijo=secretos.visible(secreto),
+        digest=secretos.huella(secreto),
+        vence=vence,
+        revocado_en=revocado_en,
+    )
+
+
+@transaction.atomic
+def revocar_token_personal(*, usuario: User, token_id: int) -> TokenPersonal:
+    """Revoke one of the person's own tokens; another person's token does not exist for them."""
+    token = TokenPersonal.objects.select_for_update().get(pk=token_id, usuario=usuario)
+    if token.revocado_en is None:
+        token.revocado_en = timezone.now()
+        token.save(update_fields=["revocado_en"])
+    return token
+
+
+def crear_clave_api(
+    *, nombre: str, vence: datetime | None = None, creada_por: User | None = None
+) -> tuple[ClaveApi, str]:
+    """A new integration API key; returns the row and the secret (shown once)."""
+    secreto = generar_secreto_clave()
+    clave = ClaveApi(nombre=nombre, vence=vence, creada_por=creada_por)
+    asignar_secreto_clave(clave, secreto)
+    clave.save()
+    return clave, secreto
+
+
+def generar_secreto_clave() -> str:
+    return secretos.generar(secretos.PREFIJO_CLAVE)
+
+
+def asignar_secreto_clave(clave: ClaveApi, secreto: str) -> None:
+    """Put the digest and visible prefix of `secreto` on an unsaved key."""
+    clave.prefijo = secretos.visible(secreto)
+    clave.digest = secretos.huella(secreto)
+
+
+def revocar_claves(*, ids: list[int]) -> int:
+    """Revoke API keys (already revoked ones keep their date)."""
+    return ClaveApi.objects.filter(pk__in=ids, revocado_en__isnull=True).update(
+        revocado_en=timezone.now()
+    )
+
+
+def revocar_tokens(*, ids: list[int]) -> int:
+    """Revoke personal tokens by id (administration)."""
+    return TokenPersonal.objects.filter(pk__in=ids, revocado_en__isnull=True).update(
+        revocado_en=timezone.now()
+    )
+
+
+def anotar_uso_token(token: TokenPersonal, ip: str, ahora: datetime | None = None) -> None:
+    """Record last use (time and IP), at most once a minute unless the IP changed."""
+    ahora = ahora or timezone.now()
+    if (
+        token.ultimo_uso is not None
+        and ahora - token.ultimo_uso < INTERVALO_ULTIMO_USO
+        and token.ultima_ip == ip
+    ):
+        return
+    TokenPersonal.objects.filter(pk=token.pk).update(ultimo_uso=ahora, ultima_ip=ip)
+    token.ultimo_uso, token.ultima_ip = ahora, ip
+
+
+def anotar_uso_clave(clave: ClaveApi, ahora: datetime | None = None) -> None:
+    """Record last use of an API key, at most once a minute."""
+    ahora = ahora or timezone.now()
+    if clave.ultimo_uso is not None and ahora - clave.ultimo_uso < INTERVALO_ULTIMO_USO:
+        return
+    ClaveApi.objects.filter(pk=clave.pk).update(ultimo_uso=ahora)
+    clave.ultimo_uso = ahora

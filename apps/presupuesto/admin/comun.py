@@ -1,0 +1,108 @@
+"""Admin pieces shared by the budget screens: service-backed forms and actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
+from django.db import transaction
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
+
+from apps.presupuesto.services import ErrorPresupuesto
+from hub.busqueda import filtrar_texto
+
+
+class _Ensayo(Exception):
+    """Raised to roll back a dry run of a service."""
+
+
+class FormularioServicio(forms.ModelForm):
+    """An add form whose object is created by a service, tried in clean() as a dry run.
+
+    The dry run runs the real service inside a savepoint that is always rolled back, so the
+    form shows exactly the errors the service would raise; save_model then runs it for real.
+    """
+
+    def crear(self) -> Model:  # pragma: no cover - each form defines it
+        raise NotImplementedError
+
+    def clean(self):
+        datos = super().clean()
+        if self.errors or self.instance.pk:
+            return datos
+        try:
+            with transaction.atomic():
+                self.crear()
+                raise _Ensayo
+        except _Ensayo:
+            pass
+        except ErrorPresupuesto as exc:
+            poner_errores(self, exc)
+        return datos
+
+
+def poner_errores(form: forms.Form, exc: ErrorPresupuesto) -> None:
+    """Attach a service error to the form's fields when it names them, else to the form."""
+    if hasattr(exc, "error_dict"):
+        for campo, errores in exc.message_dict.items():
+            form.add_error(campo if campo in form.fields else None, errores)
+    else:
+        form.add_error(None, exc.messages)
+
+
+class AdminServicio(admin.ModelAdmin):
+    """Objects are created through the form's service; existing ones change only by actions."""
+
+    action_form = None  # set per admin when its actions need a reason
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        creado = form.crear()
+        obj.__dict__.update(creado.__dict__)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # Budget documents are annulled, never deleted (their numbers and signatures stay).
+        return False
+
+    def get_search_results(self, request, queryset, search_term):
+        """Accent- and case-insensitive search on the normalized column."""
+        if not search_term:
+            return queryset, False
+        return filtrar_texto(queryset, search_term), False
+
+
+class FormularioAccionMotivo(ActionForm):
+    """The action bar with the reason and external number some actions need."""
+
+    motivo = forms.CharField(label="Motivo", required=False, max_length=2000)
+    numero_externo = forms.CharField(
+        label="Número en el sistema financiero", required=False, max_length=30
+    )
+
+
+def ejecutar(
+    modeladmin: admin.ModelAdmin,
+    request: HttpRequest,
+    queryset: QuerySet,
+    operacion: Callable[[Model], object],
+    hecho: str,
+) -> None:
+    """Apply a service to each selected object; report successes and each refusal."""
+    cuantos = 0
+    for objeto in queryset:
+        try:
+            operacion(objeto)
+            cuantos += 1
+        except ErrorPresupuesto as exc:
+            modeladmin.message_user(request, f"{objeto}: {exc.texto}", messages.ERROR)
+    if cuantos:
+        modeladmin.message_user(request, f"{hecho}: {cuantos}.", messages.SUCCESS)
+
+
+def motivo(request: HttpRequest) -> str:
+    return request.POST.get("motivo", "")

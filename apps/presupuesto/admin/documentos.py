@@ -1,0 +1,486 @@
+"""Admin of CDP and RP with their movements: requests are created here, states move by actions."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+
+from apps.presupuesto import services
+from apps.presupuesto.admin.comun import (
+    AdminServicio,
+    FormularioAccionMotivo,
+    FormularioServicio,
+    ejecutar,
+    motivo,
+)
+from apps.presupuesto.estados import EstadoExpedicion
+from apps.presupuesto.models import Cdp, MovimientoCdp, MovimientoRp, Rp
+
+SALDOS_CDP = ["valor_inicial", "valor_actual", "comprometido", "saldo"]
+SALDOS_RP = ["valor_inicial", "valor_actual", "obligado", "por_obligar"]
+
+
+def _corto(texto: str, maximo: int = 70) -> str:
+    return texto if len(texto) <= maximo else texto[: maximo - 1] + "…"
+
+
+class SoloLectura(admin.TabularInline):
+    """Movements and RPs are listed on their document; they are created through services."""
+
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class MovimientoCdpInline(SoloLectura):
+    model = MovimientoCdp
+    fields = ["numero", "tipo", "valor", "fecha", "estado", "descripcion"]
+    readonly_fields = fields
+
+
+class RpInline(SoloLectura):
+    model = Rp
+    fields = ["numero", "numero_externo", "beneficiario", "valor_actual", "obligado", "estado"]
+    readonly_fields = fields
+
+
+class FormularioCdp(FormularioServicio):
+    valor_inicial = forms.DecimalField(label="valor", max_digits=18, decimal_places=2)
+
+    class Meta:
+        model = Cdp
+        fields = [
+            "proyecto",
+            "area",
+            "linea_paa",
+            "objeto",
+            "valor_inicial",
+            "numero_radicado",
+            "dependencia",
+        ]
+
+    def crear(self) -> Cdp:
+        datos = self.cleaned_data
+        return services.solicitar_cdp(
+            proyecto=datos["proyecto"],
+            area=datos["area"],
+            linea_paa=datos.get("linea_paa"),
+            objeto=datos["objeto"],
+            valor=datos["valor_inicial"],
+            numero_radicado=datos.get("numero_radicado"),
+            dependencia=datos.get("dependencia") or "",
+            usuario=getattr(self, "usuario", None),
+        )
+
+
+class AdminDocumento(AdminServicio):
+    """What CDP and RP admins share: the review actions and a read-only change page."""
+
+    action_form = FormularioAccionMotivo
+    actions = [
+        "revisar",
+        "en_sistema_financiero",
+        "en_firma",
+        "devolver",
+        "rechazar",
+        "expedir",
+        "anular",
+        "verificar_saldos",
+    ]
+    campos_alta: list[str] = []
+    fieldsets_cambio: list = []
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        form.usuario = request.user
+        return form
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is None:
+            return [(None, {"fields": self.campos_alta})]
+        return self.fieldsets_cambio
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return []
+        return [campo for _, opciones in self.fieldsets_cambio for campo in opciones["fields"]]
+
+    def get_inlines(self, request, obj):
+        return self.inlines if obj is not None else []
+
+    @admin.display(description="objeto")
+    def objeto_corto(self, obj):
+        return _corto(obj.objeto)
+
+    @admin.action(description="Pasar a revisión", permissions=["change"])
+    def revisar(self, request, queryset):
+        ejecutar(self, request, queryset, lambda o: services.revisar(documento=o), "En revisión")
+
+    @admin.action(
+        description="Marcar: en registro en el sistema financiero", permissions=["change"]
+    )
+    def en_sistema_financiero(self, request, queryset):
+        self._marcar(request, queryset, EstadoExpedicion.EN_SISTEMA_FINANCIERO)
+
+    @admin.action(description="Marcar: en firma del ordenador del gasto", permissions=["change"])
+    def en_firma(self, request, queryset):
+        self._marcar(request, queryset, EstadoExpedicion.EN_FIRMA)
+
+    def _marcar(self, request, queryset, estado):
+        ejecutar(
+            self,
+            request,
+            queryset,
+            lambda o: services.marcar_expedicion(documento=o, estado_expedicion=estado),
+            "Marcados",
+        )
+
+    @admin.action(description="Devolver al área (escriba el motivo)", permissions=["change"])
+    def devolver(self, request, queryset):
+        razon = motivo(request)
+        ejecutar(
+            self,
+            request,
+            queryset,
+            lambda o: services.devolver(documento=o, motivo=razon),
+            "Devueltos",
+        )
+
+    @admin.action(description="Rechazar (escriba el motivo)", permissions=["change"])
+    def rechazar(self, request, queryset):
+        razon = motivo(request)
+        ejecutar(
+            self,
+            request,
+            queryset,
+            lambda o: services.rechazar(documento=o, motivo=razon),
+            "Rechazados",
+        )
+
+    @admin.action(description="Expedir (número externo opcional)", permissions=["change"])
+    def expedir(self, request, queryset):
+        externo = request.POST.get("numero_externo", "").strip() or None
+        if externo and queryset.count() > 1:
+            self.message_user(
+                request, "Un número externo es para un solo documento.", messages.ERROR
+            )
+            return
+        ejecutar(
+            self,
+            request,
+            queryset,
+            lambda o: self.expedir_uno(o, externo, request.user),
+            "Expedidos",
+        )
+
+    @admin.action(description="Anular (escriba el motivo)", permissions=["change"])
+    def anular(self, request, queryset):
+        razon = motivo(request)
+        ejecutar(
+            self, request, queryset, lambda o: self.anular_uno(o, razon, request.user), "Anulados"
+        )
+
+    @admin.action(description="Verificar saldos contra los movimientos", permissions=["view"])
+    def verificar_saldos(self, request, queryset):
+        for objeto in queryset:
+            cdp = objeto if isinstance(objeto, Cdp) else objeto.cdp
+            diferencias = services.recalcular_saldos(cdp)
+            if diferencias:
+                detalle = "; ".join(f"{k}: {a} ≠ {b}" for k, (a, b) in diferencias.items())
+                self.message_user(request, f"{cdp}: {detalle}", messages.WARNING)
+            else:
+                self.message_user(request, f"{cdp}: saldos consistentes.", messages.SUCCESS)
+
+
+@admin.register(Cdp)
+class CdpAdmin(AdminDocumento):
+    form = FormularioCdp
+    list_display = [
+        "numero",
+        "numero_externo",
+        "vigencia",
+        "area",
+        "proyecto",
+        "objeto_corto",
+        "valor_actual",
+        "comprometido",
+        "saldo",
+        "estado",
+        "fecha_expedicion",
+    ]
+    list_filter = ["estado", "vigencia", "area", "estado_expedicion"]
+    list_select_related = ["vigencia", "area", "proyecto"]
+    search_fields = ["numero"]
+    search_help_text = "Número, número externo, radicado u objeto (sin importar tildes)."
+    autocomplete_fields = ["proyecto", "linea_paa"]
+    inlines = [MovimientoCdpInline, RpInline]
+    campos_alta = FormularioCdp.Meta.fields
+    fieldsets_cambio = [
+        (
+            None,
+            {
+                "fields": [
+                    "numero",
+                    "numero_externo",
+                    "vigencia",
+                    "estado",
+                    "estado_expedicion",
+                    "numero_radicado",
+                    "proyecto",
+                    "area",
+                    "dependencia",
+                    "linea_paa",
+                    "objeto",
+                ]
+            },
+        ),
+        ("Saldos", {"fields": SALDOS_CDP}),
+        (
+            "Trámite",
+            {
+                "fields": [
+                    "fecha_expedicion",
+                    "solicitado_por",
+                    "expedido_por",
+                    "motivo_devolucion",
+                    "motivo_rechazo",
+                    "motivo_anulacion",
+                    "creado_en",
+                    "actualizado_en",
+                ]
+            },
+        ),
+    ]
+
+    def expedir_uno(self, cdp, externo, usuario):
+        return services.expedir_cdp(cdp=cdp, numero_externo=externo, usuario=usuario)
+
+    def anular_uno(self, cdp, razon, usuario):
+        return services.anular_cdp(cdp=cdp, motivo=razon, usuario=usuario)
+
+
+class MovimientoRpInline(SoloLectura):
+    model = MovimientoRp
+    fields = ["numero", "tipo", "valor", "fecha", "estado", "descripcion"]
+    readonly_fields = fields
+
+
+class FormularioRp(FormularioServicio):
+    valor_inicial = forms.DecimalField(label="valor", max_digits=18, decimal_places=2)
+
+    class Meta:
+        model = Rp
+        fields = [
+            "cdp",
+            "beneficiario",
+            "documento_beneficiario",
+            "objeto",
+            "valor_inicial",
+            "fecha_inicio",
+            "fecha_fin",
+            "numero_radicado",
+        ]
+
+    def crear(self) -> Rp:
+        datos = self.cleaned_data
+        return services.solicitar_rp(
+            cdp=datos["cdp"],
+            beneficiario=datos["beneficiario"],
+            documento_beneficiario=datos.get("documento_beneficiario") or "",
+            objeto=datos["objeto"],
+            valor=datos["valor_inicial"],
+            fecha_inicio=datos.get("fecha_inicio"),
+            fecha_fin=datos.get("fecha_fin"),
+            numero_radicado=datos.get("numero_radicado"),
+            usuario=getattr(self, "usuario", None),
+        )
+
+
+@admin.register(Rp)
+class RpAdmin(AdminDocumento):
+    form = FormularioRp
+    list_display = [
+        "numero",
+        "numero_externo",
+        "cdp",
+        "beneficiario",
+        "objeto_corto",
+        "valor_actual",
+        "obligado",
+        "estado",
+        "fecha_expedicion",
+    ]
+    list_filter = ["estado", "vigencia", "cdp__area", "estado_expedicion"]
+    list_select_related = ["cdp"]
+    search_fields = ["numero"]
+    search_help_text = "Número, número externo, CDP, beneficiario u objeto."
+    autocomplete_fields = ["cdp"]
+    inlines = [MovimientoRpInline]
+    campos_alta = FormularioRp.Meta.fields
+    fieldsets_cambio = [
+        (
+            None,
+            {
+                "fields": [
+                    "numero",
+                    "numero_externo",
+                    "vigencia",
+                    "estado",
+                    "estado_expedicion",
+                    "numero_radicado",
+                    "cdp",
+                    "beneficiario",
+                    "documento_beneficiario",
+                    "objeto",
+                    "fecha_inicio",
+                    "fecha_fin",
+                ]
+            },
+        ),
+        ("Saldos", {"fields": SALDOS_RP}),
+        (
+            "Trámite",
+            {
+                "fields": [
+                    "fecha_expedicion",
+                    "solicitado_por",
+                    "expedido_por",
+                    "motivo_devolucion",
+                    "motivo_rechazo",
+                    "motivo_anulacion",
+                    "creado_en",
+                    "actualizado_en",
+                ]
+            },
+        ),
+    ]
+
+    @admin.display(description="por obligar")
+    def por_obligar(self, obj):
+        return obj.por_obligar
+
+    def expedir_uno(self, rp, externo, usuario):
+        return services.expedir_rp(rp=rp, numero_externo=externo, usuario=usuario)
+
+    def anular_uno(self, rp, razon, usuario):
+        return services.anular_rp(rp=rp, motivo=razon, usuario=usuario)
+
+
+class FormularioMovimiento(FormularioServicio):
+    valor = forms.DecimalField(
+        max_digits=18,
+        decimal_places=2,
+        required=False,
+        help_text="En una anulación se toma todo el valor actual.",
+    )
+    fecha = forms.DateField(required=False, help_text="Hoy si se deja vacía.")
+    aplicar = forms.BooleanField(
+        required=False, initial=True, help_text="Sin marcar, queda solicitado hasta aplicarlo."
+    )
+
+    def datos_comunes(self) -> dict:
+        datos = self.cleaned_data
+        return {
+            "tipo": datos["tipo"],
+            "valor": datos.get("valor"),
+            "fecha": datos.get("fecha"),
+            "descripcion": datos["descripcion"],
+            "numero_radicado": datos.get("numero_radicado"),
+            "aplicar": bool(datos.get("aplicar")),
+            "usuario": getattr(self, "usuario", None),
+        }
+
+
+class FormularioMovimientoCdp(FormularioMovimiento):
+    class Meta:
+        model = MovimientoCdp
+        fields = ["cdp", "tipo", "valor", "fecha", "descripcion", "numero_radicado"]
+
+    def crear(self) -> MovimientoCdp:
+        return services.registrar_movimiento_cdp(
+            cdp=self.cleaned_data["cdp"], **self.datos_comunes()
+        )
+
+
+class FormularioMovimientoRp(FormularioMovimiento):
+    class Meta:
+        model = MovimientoRp
+        fields = ["rp", "tipo", "valor", "fecha", "descripcion", "numero_radicado"]
+
+    def crear(self) -> MovimientoRp:
+        return services.registrar_movimiento_rp(rp=self.cleaned_data["rp"], **self.datos_comunes())
+
+
+class AdminMovimiento(AdminServicio):
+    action_form = FormularioAccionMotivo
+    actions = ["aplicar", "rechazar"]
+    list_filter = ["tipo", "estado"]
+    date_hierarchy = "fecha"
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        form.usuario = request.user
+        return form
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return [*self.form.Meta.fields, "aplicar"]
+        return [
+            "numero",
+            *self.form.Meta.fields,
+            "estado",
+            "motivo_rechazo",
+            "registrado_por",
+            "creado_en",
+        ]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else self.get_fields(request, obj)
+
+    @admin.action(description="Aplicar los movimientos solicitados", permissions=["change"])
+    def aplicar(self, request, queryset):
+        ejecutar(
+            self,
+            request,
+            queryset,
+            lambda o: services.aplicar_movimiento(movimiento=o),
+            "Aplicados",
+        )
+
+    @admin.action(description="Rechazar (escriba el motivo)", permissions=["change"])
+    def rechazar(self, request, queryset):
+        razon = motivo(request)
+        ejecutar(
+            self,
+            request,
+            queryset,
+            lambda o: services.rechazar_movimiento(movimiento=o, motivo=razon),
+            "Rechazados",
+        )
+
+    def get_search_results(self, request, queryset, search_term):
+        return admin.ModelAdmin.get_search_results(self, request, queryset, search_term)
+
+
+@admin.register(MovimientoCdp)
+class MovimientoCdpAdmin(AdminMovimiento):
+    form = FormularioMovimientoCdp
+    list_display = ["cdp", "numero", "tipo", "valor", "fecha", "estado"]
+    list_select_related = ["cdp"]
+    search_fields = ["cdp__numero", "cdp__numero_externo", "descripcion"]
+    autocomplete_fields = ["cdp"]
+
+
+@admin.register(MovimientoRp)
+class MovimientoRpAdmin(AdminMovimiento):
+    form = FormularioMovimientoRp
+    list_display = ["rp", "numero", "tipo", "valor", "fecha", "estado"]
+    list_select_related = ["rp"]
+    search_fields = ["rp__numero", "rp__numero_externo", "descripcion"]
+    autocomplete_fields = ["rp"]

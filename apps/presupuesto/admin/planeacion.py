@@ -1,0 +1,310 @@
+"""Admin of vigencias, projects (with assignments and activities) and PAA lines."""
+
+from __future__ import annotations
+
+import datetime
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import Q, Sum
+from django.forms.models import BaseInlineFormSet
+
+from apps.presupuesto import services
+from apps.presupuesto.admin.comun import (
+    AdminServicio,
+    FormularioAccionMotivo,
+    FormularioServicio,
+    ejecutar,
+    motivo,
+)
+from apps.presupuesto.estados import EstadoLinea
+from apps.presupuesto.models import Actividad, Asignacion, LineaPaa, Proyecto, Vigencia
+from apps.presupuesto.models.base import CERO
+from apps.presupuesto.services.planeacion import _certificado_celda
+from hub.busqueda import filtrar_texto
+
+MESES = [
+    "enero",
+    "febrero",
+    "marzo",
+    "abril",
+    "mayo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+]
+
+
+class FormularioVigencia(forms.ModelForm):
+    class Meta:
+        model = Vigencia
+        fields = ["anio", "tope"]
+
+    def clean_tope(self):
+        tope = self.cleaned_data["tope"]
+        if self.instance.pk:
+            asignado = (
+                Asignacion.objects.filter(proyecto__vigencia=self.instance).aggregate(
+                    t=Sum("valor")
+                )["t"]
+                or CERO
+            )
+            if tope < asignado:
+                raise forms.ValidationError(
+                    f"No puede ser menor que lo ya asignado a proyectos ({asignado})."
+                )
+        return tope
+
+
+@admin.register(Vigencia)
+class VigenciaAdmin(admin.ModelAdmin):
+    form = FormularioVigencia
+    list_display = ["anio", "activa", "tope", "asignado", "sin_asignar"]
+    readonly_fields = ["activa", "consecutivo_cdp", "consecutivo_rp", "consecutivo_linea"]
+    actions = ["activar"]
+
+    def get_queryset(self, request):
+        return (
+            super().get_queryset(request).annotate(_asignado=Sum("proyectos__asignaciones__valor"))
+        )
+
+    @admin.display(description="asignado")
+    def asignado(self, obj):
+        return obj._asignado or CERO
+
+    @admin.display(description="sin asignar")
+    def sin_asignar(self, obj):
+        return obj.tope - (obj._asignado or CERO)
+
+    @admin.action(description="Activar la vigencia seleccionada", permissions=["change"])
+    def activar(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(request, "Seleccione exactamente una vigencia.", messages.ERROR)
+            return
+        vigencia = services.activar_vigencia(vigencia=queryset.get())
+        self.message_user(request, f"{vigencia} quedó activa.", messages.SUCCESS)
+
+
+class AsignacionFormSet(BaseInlineFormSet):
+    """Assignments of a project: within the vigencia's ceiling, never below what is certified."""
+
+    def clean(self):
+        super().clean()
+        if any(self.errors):
+            return
+        proyecto = self.instance
+        vigencia = proyecto.vigencia if proyecto.vigencia_id else None
+        if vigencia is None:
+            return
+        propias = CERO
+        for form in self.forms:
+            if not form.cleaned_data:
+                continue
+            area = form.cleaned_data.get("area")
+            borrar = form.cleaned_data.get("DELETE")
+            valor = CERO if borrar else (form.cleaned_data.get("valor") or CERO)
+            propias += valor
+            if area is not None and proyecto.pk:
+                certificado = _certificado_celda(proyecto.pk, area.pk)
+                if valor < certificado:
+                    form.add_error(
+                        "valor" if not borrar else None,
+                        f"Ya hay {certificado} certificado en CDP para {area.sigla}.",
+                    )
+        otras = (
+            Asignacion.objects.filter(proyecto__vigencia=vigencia)
+            .exclude(proyecto=proyecto)
+            .aggregate(t=Sum("valor"))["t"]
+            or CERO
+        )
+        if otras + propias > vigencia.tope:
+            raise forms.ValidationError(
+                f"Las asignaciones superan el tope de la vigencia ({vigencia.tope}); "
+                f"queda por asignar {vigencia.tope - otras}."
+            )
+
+
+class AsignacionInline(admin.TabularInline):
+    model = Asignacion
+    formset = AsignacionFormSet
+    extra = 0
+    fields = ["area", "valor", "certificado", "disponible"]
+    readonly_fields = ["certificado", "disponible"]
+
+    @admin.display(description="certificado en CDP")
+    def certificado(self, obj):
+        if not obj.pk:
+            return CERO
+        return _certificado_celda(obj.proyecto_id, obj.area_id)
+
+    @admin.display(description="disponible")
+    def disponible(self, obj):
+        return obj.valor - self.certificado(obj) if obj.pk else CERO
+
+
+class ActividadInline(admin.TabularInline):
+    model = Actividad
+    extra = 0
+    fields = ["codigo", "nombre", "activa"]
+
+
+@admin.register(Proyecto)
+class ProyectoAdmin(admin.ModelAdmin):
+    list_display = ["codigo", "nombre", "vigencia", "activo", "asignado"]
+    list_filter = ["vigencia", "activo"]
+    search_fields = ["codigo", "nombre"]
+    inlines = [AsignacionInline, ActividadInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_asignado=Sum("asignaciones__valor"))
+
+    @admin.display(description="asignado", ordering="_asignado")
+    def asignado(self, obj):
+        return obj._asignado or CERO
+
+    def get_search_results(self, request, queryset, search_term):
+        if not search_term:
+            return queryset, False
+        return filtrar_texto(queryset, search_term), False
+
+
+class FiltroMes(admin.SimpleListFilter):
+    title = "mes estimado de inicio"
+    parameter_name = "mes"
+
+    def lookups(self, request, model_admin):
+        vigencia = Vigencia.objects.activa()
+        anio = vigencia.anio if vigencia else datetime.date.today().year
+        return [(f"{anio}-{m:02d}", f"{MESES[m - 1]} {anio}") for m in range(1, 13)]
+
+    def queryset(self, request, queryset):
+        if not self.value():
+            return queryset
+        try:
+            anio, mes = (int(x) for x in self.value().split("-"))
+            return queryset.filter(mes_inicio=datetime.date(anio, mes, 1))
+        except ValueError:
+            return queryset.none()
+
+
+class FormularioLinea(FormularioServicio):
+    class Meta:
+        model = LineaPaa
+        fields = [
+            "proyecto",
+            "area",
+            "actividad",
+            "objeto",
+            "valor_estimado",
+            "mes_inicio",
+            "duracion_meses",
+            "modalidad",
+        ]
+
+    def crear(self) -> LineaPaa:
+        datos = self.cleaned_data
+        return services.crear_linea_paa(
+            proyecto=datos["proyecto"],
+            area=datos["area"],
+            actividad=datos.get("actividad"),
+            objeto=datos["objeto"],
+            valor_estimado=datos["valor_estimado"],
+            mes_inicio=datos["mes_inicio"],
+            duracion_meses=datos["duracion_meses"],
+            modalidad=datos["modalidad"],
+            usuario=getattr(self, "usuario", None),
+        )
+
+
+@admin.register(LineaPaa)
+class LineaPaaAdmin(AdminServicio):
+    form = FormularioLinea
+    action_form = FormularioAccionMotivo
+    list_display = [
+        "numero",
+        "vigencia",
+        "objeto_corto",
+        "area",
+        "proyecto",
+        "valor_estimado",
+        "mes",
+        "estado",
+    ]
+    list_filter = ["estado", "area", FiltroMes, "vigencia", "modalidad"]
+    list_select_related = ["vigencia", "area", "proyecto"]
+    search_fields = ["objeto"]
+    search_help_text = "Busca por número de línea u objeto (sin importar tildes)."
+    autocomplete_fields = ["proyecto"]
+    actions = ["enviar", "aprobar", "devolver", "anular", "cerrar"]
+    # Once created, the line's content changes only while it is a draft or under review.
+    CAMPOS_BLOQUEADOS = ["numero", "vigencia", "estado", "motivo_devolucion", "motivo_anulacion"]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        form.usuario = request.user
+        return form
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return FormularioLinea.Meta.fields
+        return [*self.CAMPOS_BLOQUEADOS, *FormularioLinea.Meta.fields]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return []
+        if obj.estado in (EstadoLinea.BORRADOR, EstadoLinea.EN_REVISION):
+            return [*self.CAMPOS_BLOQUEADOS, "proyecto", "area", "mes_inicio"]
+        return self.get_fields(request, obj)
+
+    @admin.display(description="objeto")
+    def objeto_corto(self, obj):
+        return obj.objeto if len(obj.objeto) <= 80 else obj.objeto[:79] + "…"
+
+    @admin.display(description="mes", ordering="mes_inicio")
+    def mes(self, obj):
+        return f"{MESES[obj.mes_inicio.month - 1]} {obj.mes_inicio.year}"
+
+    @admin.action(description="Enviar a revisión", permissions=["change"])
+    def enviar(self, request, queryset):
+        ejecutar(self, request, queryset, lambda o: services.enviar_linea(linea=o), "Enviadas")
+
+    @admin.action(description="Aprobar", permissions=["change"])
+    def aprobar(self, request, queryset):
+        ejecutar(self, request, queryset, lambda o: services.aprobar_linea(linea=o), "Aprobadas")
+
+    @admin.action(description="Devolver (escriba el motivo)", permissions=["change"])
+    def devolver(self, request, queryset):
+        razon = motivo(request)
+        ejecutar(
+            self,
+            request,
+            queryset,
+            lambda o: services.devolver_linea(linea=o, motivo=razon),
+            "Devueltas",
+        )
+
+    @admin.action(description="Anular (escriba el motivo)", permissions=["change"])
+    def anular(self, request, queryset):
+        razon = motivo(request)
+        ejecutar(
+            self,
+            request,
+            queryset,
+            lambda o: services.anular_linea(linea=o, motivo=razon),
+            "Anuladas",
+        )
+
+    @admin.action(description="Cerrar (contratación terminada)", permissions=["change"])
+    def cerrar(self, request, queryset):
+        ejecutar(self, request, queryset, lambda o: services.cerrar_linea(linea=o), "Cerradas")
+
+    def get_search_results(self, request, queryset, search_term):
+        if search_term.strip().isdigit() and len(search_term.strip()) <= 9:
+            return queryset.filter(
+                Q(numero=int(search_term)) | Q(busqueda__contains=search_term.strip())
+            ), False
+        return super().get_search_results(request, queryset, search_term)

@@ -1,0 +1,452 @@
+"""Budget documents: CDP (availability certificate), RP (commitment record), their movements.
+
+Balances are stored (so dashboards aggregate without recomputing) and kept right by the
+services, which change them only under a row lock; `services.recalcular_saldos` checks them.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.contenttypes.fields import GenericRelation
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from apps.cuentas.models import Area
+from apps.presupuesto.estados import (
+    CDP_CERTIFICAN,
+    DESCRIPCION_CDP,
+    DESCRIPCION_RP,
+    RP_COMPROMETEN,
+    EstadoCdp,
+    EstadoExpedicion,
+    EstadoMovimiento,
+    EstadoRp,
+    TipoMovimientoCdp,
+    TipoMovimientoRp,
+)
+from apps.presupuesto.models.base import (
+    ConBusquedaManager,
+    ConNumeroQuerySet,
+    VisiblesQuerySet,
+    campo_valor,
+)
+from apps.presupuesto.models.planeacion import LineaPaa, Proyecto, Vigencia
+from hub.busqueda import ConBusqueda, filtrar_texto
+
+
+def _usuario(related_name: str = "+", verbose: str = "usuario") -> models.ForeignKey:
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name=related_name,
+        verbose_name=verbose,
+    )
+
+
+class DocumentoQuerySet(ConNumeroQuerySet):
+    def de_vigencia(self, vigencia: Vigencia):
+        return self.filter(vigencia=vigencia)
+
+    def buscar(self, texto: str):
+        """Every word of `texto` in numbers, object or beneficiary (accents and case apart)."""
+        return filtrar_texto(self, texto)
+
+
+class CdpQuerySet(DocumentoQuerySet):
+    def certificados(self) -> CdpQuerySet:
+        """CDPs whose value counts as certified (expedido or agotado)."""
+        return self.filter(estado__in=CDP_CERTIFICAN)
+
+
+class CdpManager(ConBusquedaManager.from_queryset(CdpQuerySet)):
+    pass
+
+
+class Cdp(ConBusqueda):
+    """Certificado de disponibilidad presupuestal: reserves part of a project's area assignment."""
+
+    Estado = EstadoCdp
+
+    vigencia = models.ForeignKey(Vigencia, on_delete=models.PROTECT, related_name="cdps")
+    numero = models.CharField(
+        "número", max_length=30, unique=True, help_text="Número del hub, p. ej. CDP-2026-00001."
+    )
+    numero_externo = models.CharField(
+        "número en el sistema financiero", max_length=30, null=True, blank=True, db_index=True
+    )
+    numero_radicado = models.CharField(
+        "radicado de origen",
+        max_length=60,
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text="Número de la solicitud que originó el CDP.",
+    )
+    linea_paa = models.ForeignKey(
+        LineaPaa,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="cdps",
+        verbose_name="línea del PAA",
+    )
+    proyecto = models.ForeignKey(Proyecto, on_delete=models.PROTECT, related_name="cdps")
+    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="cdps")
+    dependencia = models.CharField(
+        max_length=150, blank=True, help_text="Grupo o dependencia dentro del área (opcional)."
+    )
+    objeto = models.TextField()
+    valor_inicial = campo_valor("valor inicial")
+    valor_actual = campo_valor("valor actual")
+    comprometido = campo_valor("comprometido", help_text="Suma de sus RP vigentes.")
+    saldo = campo_valor("saldo", help_text="Valor actual menos comprometido.")
+    estado = models.CharField(
+        max_length=20, choices=EstadoCdp.choices, default=EstadoCdp.SOLICITADO, db_index=True
+    )
+    estado_expedicion = models.CharField(
+        "estado de la expedición",
+        max_length=30,
+        choices=EstadoExpedicion.choices,
+        null=True,
+        blank=True,
+    )
+    fecha_expedicion = models.DateField("fecha de expedición", null=True, blank=True)
+    motivo_devolucion = models.TextField("motivo de la devolución", null=True, blank=True)
+    motivo_rechazo = models.TextField("motivo del rechazo", null=True, blank=True)
+    motivo_anulacion = models.TextField("motivo de la anulación", null=True, blank=True)
+    solicitado_por = _usuario(verbose="solicitado por")
+    expedido_por = _usuario(verbose="expedido por")
+    creado_en = models.DateTimeField(auto_now_add=True)
+    actualizado_en = models.DateTimeField(auto_now=True)
+
+    firmas = GenericRelation("firmas.Firma", related_query_name="cdp")
+
+    objects = CdpManager()
+
+    class Meta:
+        ordering = ["-vigencia__anio", "-numero"]
+        verbose_name = "CDP"
+        verbose_name_plural = "CDP"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["vigencia", "numero_externo"],
+                condition=Q(numero_externo__isnull=False),
+                name="presupuesto_cdp_externo_unico",
+            ),
+            models.CheckConstraint(
+                condition=Q(valor_inicial__gte=0, valor_actual__gte=0, comprometido__gte=0),
+                name="presupuesto_cdp_valores_no_negativos",
+            ),
+            # The last guard against overdrawing: a CDP never commits more than it is worth.
+            models.CheckConstraint(
+                condition=Q(saldo__gte=0, comprometido__lte=models.F("valor_actual")),
+                name="presupuesto_cdp_sin_sobregiro",
+            ),
+        ]
+        indexes = [models.Index(fields=["vigencia", "area", "estado"], name="presupuesto_cdp_va")]
+
+    def __str__(self) -> str:
+        return self.numero
+
+    def save(self, *args, **kwargs):
+        # Numbers are compared exactly in upper case (see ConNumeroQuerySet.por_numero).
+        self.numero = (self.numero or "").strip().upper()
+        self.numero_externo = (self.numero_externo or "").strip().upper() or None
+        super().save(*args, **kwargs)
+
+    def texto_busqueda(self) -> str:
+        return " ".join(
+            filter(None, [self.numero, self.numero_externo, self.numero_radicado, self.objeto])
+        )
+
+    @property
+    def estado_visible(self) -> str:
+        return EstadoCdp(self.estado).label
+
+    @property
+    def estado_descripcion(self) -> str:
+        return DESCRIPCION_CDP[self.estado]
+
+    @property
+    def enlace(self) -> str:
+        return reverse("admin:presupuesto_cdp_change", args=[self.pk])
+
+    @classmethod
+    def consulta_firma(cls) -> models.QuerySet:
+        """How apps.firmas reads a signed CDP (everything resumen_firma needs, one query)."""
+        return cls._base_manager.all()
+
+    def resumen_firma(self) -> dict:
+        """The `documento` of the signature verification endpoint."""
+        return {
+            "tipo": "cdp",
+            "numero_cdp": self.numero,
+            "radicado": self.numero_radicado,
+            "objeto": self.objeto,
+            "estado": str(self.estado),
+        }
+
+
+class MovimientoQuerySet(VisiblesQuerySet):
+    def aplicados(self):
+        return self.filter(estado=EstadoMovimiento.APLICADO)
+
+
+class MovimientoCdpQuerySet(MovimientoQuerySet):
+    ruta_area = "cdp__area"
+
+
+class MovimientoCdp(models.Model):
+    """An addition, reduction or annulment of a CDP; only applied ones change its balances."""
+
+    Tipo = TipoMovimientoCdp
+    Estado = EstadoMovimiento
+
+    cdp = models.ForeignKey(Cdp, on_delete=models.PROTECT, related_name="movimientos")
+    numero = models.PositiveSmallIntegerField("número", help_text="Consecutivo dentro del CDP.")
+    tipo = models.CharField(max_length=20, choices=TipoMovimientoCdp.choices)
+    valor = campo_valor("valor")
+    fecha = models.DateField()
+    descripcion = models.TextField("descripción")
+    estado = models.CharField(
+        max_length=20, choices=EstadoMovimiento.choices, default=EstadoMovimiento.SOLICITADO
+    )
+    numero_radicado = models.CharField("radicado de origen", max_length=60, null=True, blank=True)
+    motivo_rechazo = models.TextField("motivo del rechazo", null=True, blank=True)
+    registrado_por = _usuario(verbose="registrado por")
+    creado_en = models.DateTimeField(auto_now_add=True)
+
+    firmas = GenericRelation("firmas.Firma", related_query_name="movimiento_cdp")
+
+    objects = MovimientoCdpQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["cdp", "numero"]
+        verbose_name = "movimiento de CDP"
+        verbose_name_plural = "movimientos de CDP"
+        constraints = [
+            models.UniqueConstraint(fields=["cdp", "numero"], name="presupuesto_movcdp_unico"),
+            models.CheckConstraint(condition=Q(valor__gt=0), name="presupuesto_movcdp_positivo"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.cdp_id and self.cdp.numero} · {self.get_tipo_display()} {self.numero}"
+
+    @classmethod
+    def consulta_firma(cls) -> models.QuerySet:
+        return cls._base_manager.select_related("cdp")
+
+    def resumen_firma(self) -> dict:
+        """The `documento` of the signature verification endpoint (tipo cdp_<tipo>)."""
+        return {
+            "tipo": f"cdp_{self.tipo}",
+            "numero_cdp": self.cdp.numero,
+            "objeto": self.cdp.objeto,
+            "estado": str(self.estado),
+        }
+
+
+class RpQuerySet(DocumentoQuerySet):
+    ruta_area = "cdp__area"
+
+    def comprometidos(self) -> RpQuerySet:
+        """RPs whose value counts as committed (expedido or ejecutado)."""
+        return self.filter(estado__in=RP_COMPROMETEN)
+
+
+class RpManager(ConBusquedaManager.from_queryset(RpQuerySet)):
+    pass
+
+
+class Rp(ConBusqueda):
+    """Registro presupuestal: commits part of a CDP's balance to a beneficiary."""
+
+    Estado = EstadoRp
+
+    vigencia = models.ForeignKey(Vigencia, on_delete=models.PROTECT, related_name="rps")
+    numero = models.CharField(
+        "número", max_length=30, unique=True, help_text="Número del hub, p. ej. RP-2026-00001."
+    )
+    numero_externo = models.CharField(
+        "número en el sistema financiero", max_length=30, null=True, blank=True, db_index=True
+    )
+    numero_radicado = models.CharField(
+        "radicado de origen", max_length=60, null=True, blank=True, db_index=True
+    )
+    cdp = models.ForeignKey(Cdp, on_delete=models.PROTECT, related_name="rps", verbose_name="CDP")
+    beneficiario = models.CharField(max_length=250)
+    # Personal data: kept for the record, never returned by a query, tool or search.
+    documento_beneficiario = models.CharField(
+        "documento del beneficiario",
+        max_length=30,
+        blank=True,
+        help_text="Dato personal: no se publica ni se devuelve en consultas.",
+    )
+    objeto = models.TextField()
+    valor_inicial = campo_valor("valor inicial")
+    valor_actual = campo_valor("valor actual")
+    obligado = campo_valor("obligado", help_text="Suma de sus obligaciones aplicadas.")
+    estado = models.CharField(
+        max_length=20, choices=EstadoRp.choices, default=EstadoRp.SOLICITADO, db_index=True
+    )
+    estado_expedicion = models.CharField(
+        "estado de la expedición",
+        max_length=30,
+        choices=EstadoExpedicion.choices,
+        null=True,
+        blank=True,
+    )
+    fecha_expedicion = models.DateField("fecha de expedición", null=True, blank=True)
+    fecha_inicio = models.DateField("fecha de inicio", null=True, blank=True)
+    fecha_fin = models.DateField("fecha de terminación", null=True, blank=True)
+    motivo_devolucion = models.TextField("motivo de la devolución", null=True, blank=True)
+    motivo_rechazo = models.TextField("motivo del rechazo", null=True, blank=True)
+    motivo_anulacion = models.TextField("motivo de la anulación", null=True, blank=True)
+    solicitado_por = _usuario(verbose="solicitado por")
+    expedido_por = _usuario(verbose="expedido por")
+    creado_en = models.DateTimeField(auto_now_add=True)
+    actualizado_en = models.DateTimeField(auto_now=True)
+
+    firmas = GenericRelation("firmas.Firma", related_query_name="rp")
+
+    objects = RpManager()
+
+    class Meta:
+        ordering = ["-vigencia__anio", "-numero"]
+        verbose_name = "RP"
+        verbose_name_plural = "RP"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["vigencia", "numero_externo"],
+                condition=Q(numero_externo__isnull=False),
+                name="presupuesto_rp_externo_unico",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    valor_inicial__gte=0,
+                    valor_actual__gte=0,
+                    obligado__gte=0,
+                    obligado__lte=models.F("valor_actual"),
+                ),
+                name="presupuesto_rp_valores_validos",
+            ),
+            models.CheckConstraint(
+                condition=Q(fecha_inicio__isnull=True)
+                | Q(fecha_fin__isnull=True)
+                | Q(fecha_fin__gte=models.F("fecha_inicio")),
+                name="presupuesto_rp_fechas_ordenadas",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.numero
+
+    def save(self, *args, **kwargs):
+        self.numero = (self.numero or "").strip().upper()
+        self.numero_externo = (self.numero_externo or "").strip().upper() or None
+        super().save(*args, **kwargs)
+
+    def texto_busqueda(self) -> str:
+        # The beneficiary's document is deliberately left out: it must not be searchable.
+        return " ".join(
+            filter(
+                None,
+                [
+                    self.numero,
+                    self.numero_externo,
+                    self.cdp.numero if self.cdp_id else None,
+                    self.numero_radicado,
+                    self.beneficiario,
+                    self.objeto,
+                ],
+            )
+        )
+
+    @property
+    def estado_visible(self) -> str:
+        return EstadoRp(self.estado).label
+
+    @property
+    def estado_descripcion(self) -> str:
+        return DESCRIPCION_RP[self.estado]
+
+    @property
+    def por_obligar(self):
+        return self.valor_actual - self.obligado
+
+    @property
+    def enlace(self) -> str:
+        return reverse("admin:presupuesto_rp_change", args=[self.pk])
+
+    @classmethod
+    def consulta_firma(cls) -> models.QuerySet:
+        return cls._base_manager.select_related("cdp")
+
+    def resumen_firma(self) -> dict:
+        """The `documento` of the signature verification endpoint."""
+        return {
+            "tipo": "rp",
+            "numero_rp": self.numero,
+            "numero_cdp": self.cdp.numero,
+            "radicado": self.numero_radicado,
+            "objeto": self.objeto,
+            "estado": str(self.estado),
+        }
+
+
+class MovimientoRpQuerySet(MovimientoQuerySet):
+    ruta_area = "rp__cdp__area"
+
+
+class MovimientoRp(models.Model):
+    """An addition, reduction, obligation or annulment of an RP."""
+
+    Tipo = TipoMovimientoRp
+    Estado = EstadoMovimiento
+
+    rp = models.ForeignKey(Rp, on_delete=models.PROTECT, related_name="movimientos")
+    numero = models.PositiveSmallIntegerField("número", help_text="Consecutivo dentro del RP.")
+    tipo = models.CharField(max_length=20, choices=TipoMovimientoRp.choices)
+    valor = campo_valor("valor")
+    fecha = models.DateField()
+    descripcion = models.TextField("descripción")
+    estado = models.CharField(
+        max_length=20, choices=EstadoMovimiento.choices, default=EstadoMovimiento.SOLICITADO
+    )
+    numero_radicado = models.CharField("radicado de origen", max_length=60, null=True, blank=True)
+    motivo_rechazo = models.TextField("motivo del rechazo", null=True, blank=True)
+    registrado_por = _usuario(verbose="registrado por")
+    creado_en = models.DateTimeField(auto_now_add=True)
+
+    firmas = GenericRelation("firmas.Firma", related_query_name="movimiento_rp")
+
+    objects = MovimientoRpQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["rp", "numero"]
+        verbose_name = "movimiento de RP"
+        verbose_name_plural = "movimientos de RP"
+        constraints = [
+            models.UniqueConstraint(fields=["rp", "numero"], name="presupuesto_movrp_unico"),
+            models.CheckConstraint(condition=Q(valor__gt=0), name="presupuesto_movrp_positivo"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rp_id and self.rp.numero} · {self.get_tipo_display()} {self.numero}"
+
+    @classmethod
+    def consulta_firma(cls) -> models.QuerySet:
+        return cls._base_manager.select_related("rp__cdp")
+
+    def resumen_firma(self) -> dict:
+        """The `documento` of the signature verification endpoint (tipo rp_<tipo>)."""
+        return {
+            "tipo": f"rp_{self.tipo}",
+            "numero_rp": self.rp.numero,
+            "numero_cdp": self.rp.cdp.numero,
+            "objeto": self.rp.objeto,
+            "estado": str(self.estado),
+        }

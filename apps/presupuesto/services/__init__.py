@@ -1,0 +1,67 @@
+"""Writes on the budget (keyword-only, atomic). Import from here, not from the submodules."""
+
+from __future__ import annotations
+
+from apps.presupuesto.services.comun import ErrorPresupuesto
+from apps.presupuesto.services.documentos import (
+    anular_cdp,
+    anular_rp,
+    aplicar_movimiento,
+    devolver,
+    expedir_cdp,
+    expedir_rp,
+    marcar_expedicion,
+    recalcular_saldos,
+    rechazar,
+    rechazar_movimiento,
+    reenviar,
+    registrar_movimiento_cdp,
+    registrar_movimiento_rp,
+    revisar,
+    solicitar_cdp,
+    solicitar_rp,
+    validar_movimiento,
+)
+from apps.presupuesto.services.planeacion import (
+    activar_vigencia,
+    anular_linea,
+    aprobar_linea,
+    asignar,
+    cerrar_linea,
+    crear_linea_paa,
+    crear_vigencia,
+    devolver_linea,
+    enviar_linea,
+    reservar_consecutivos,
+)
+
+__all__ = [
+    "ErrorPresupuesto",
+    "activar_vigencia",
+    "anular_cdp",
+    "anular_linea",
+    "anular_rp",
+    "aplicar_movimiento",
+    "aprobar_linea",
+    "asignar",
+    "cerrar_linea",
+    "crear_linea_paa",
+    "crear_vigencia",
+    "devolver",
+    "devolver_linea",
+    "enviar_linea",
+    "expedir_cdp",
+    "expedir_rp",
+    "marcar_expedicion",
+    "recalcular_saldos",
+    "rechazar",
+    "rechazar_movimiento",
+    "reenviar",
+    "registrar_movimiento_cdp",
+    "registrar_movimiento_rp",
+    "reservar_consecutivos",
+    "revisar",
+    "solicitar_cdp",
+    "solicitar_rp",
+    "validar_movimiento",
+]

@@ -1,0 +1,264 @@
+"""The inbox (tasks), the chat (comments) and the history (events) of a request."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import Group
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+# "Due soon" window of the interface (mis_tareas: por_vencer = due within 48 hours).
+HORAS_POR_VENCER = 48
+
+
+def ids_roles(usuario) -> list[int]:
+    """The user's group ids, as a short literal list: it keeps the OR below index-friendly."""
+    return list(usuario.groups.values_list("pk", flat=True))
+
+
+def usuario_valido(usuario) -> bool:
+    """An authenticated, active person (anonymous and blocked users see and hold nothing)."""
+    return bool(
+        usuario is not None
+        and getattr(usuario, "is_authenticated", False)
+        and getattr(usuario, "is_active", False)
+    )
+
+
+class TareaQuerySet(models.QuerySet):
+    """Reads of the inbox, chainable: `Tarea.objects.pendientes().bandeja_de(user).vencidas()`."""
+
+    def pendientes(self) -> TareaQuerySet:
+        return self.filter(completada_en__isnull=True)
+
+    def completadas(self) -> TareaQuerySet:
+        return self.filter(completada_en__isnull=False)
+
+    def bandeja_de(self, usuario, alcance: str = "rol") -> TareaQuerySet:
+        """Tasks assigned to `usuario` ("mias"), plus the common inbox of their roles ("rol")."""
+        if not usuario_valido(usuario):
+            return self.none()
+        if alcance == "mias":
+            return self.filter(asignada_a=usuario)
+        if alcance != "rol":
+            raise ValueError(f"alcance desconocido: {alcance!r}")
+        return self.filter(
+            Q(asignada_a=usuario) | Q(asignada_a__isnull=True, rol_id__in=ids_roles(usuario))
+        )
+
+    def vencidas(self, ahora: datetime | None = None) -> TareaQuerySet:
+        """Pending tasks past their due time."""
+        return self.pendientes().filter(vence_en__lt=ahora or timezone.now())
+
+    def por_vencer(
+        self, ahora: datetime | None = None, horas: int = HORAS_POR_VENCER
+    ) -> TareaQuerySet:
+        """Pending tasks not yet overdue that fall due within `horas`."""
+        ahora = ahora or timezone.now()
+        return self.pendientes().filter(
+            vence_en__gte=ahora, vence_en__lt=ahora + timedelta(hours=horas)
+        )
+
+    def correcciones(self) -> TareaQuerySet:
+        return self.filter(es_correccion=True)
+
+    def para_bandeja(self) -> TareaQuerySet:
+        """Everything an inbox line shows, in one query, most urgent first."""
+        return self.select_related(
+            "solicitud", "solicitud__tipo", "etapa", "rol", "asignada_a"
+        ).order_by("vence_en", "pk")
+
+
+class Tarea(models.Model):
+    """A pending (or done) piece of work on a request, for a person or a role's common inbox."""
+
+    solicitud = models.ForeignKey(
+        "solicitudes.Solicitud", on_delete=models.CASCADE, related_name="tareas"
+    )
+    etapa = models.ForeignKey(
+        "solicitudes.Etapa",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tareas",
+    )
+    rol = models.ForeignKey(
+        Group,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tareas_solicitudes",
+        help_text="Rol del flujo; vacío en la corrección que hace el propio solicitante.",
+    )
+    asignada_a = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tareas_solicitudes",
+        help_text="Vacío: la tarea está en la bandeja común del rol.",
+    )
+    requiere_firma = models.BooleanField(default=False)
+    es_correccion = models.BooleanField(
+        "es corrección", default=False, help_text="Corrección pedida al solicitante."
+    )
+    instrucciones = models.TextField(blank=True, help_text="Qué se pide (p. ej. el motivo).")
+    recibida_en = models.DateTimeField("recibida", default=timezone.now)
+    vence_en = models.DateTimeField("vence")
+    completada_en = models.DateTimeField("completada", null=True, blank=True)
+    completada_por = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
+    )
+
+    objects = TareaQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["vence_en", "pk"]
+        verbose_name = "tarea"
+        verbose_name_plural = "tareas"
+        indexes = [
+            # The two halves of an inbox (assigned / role's common inbox), pending only.
+            models.Index(
+                fields=["asignada_a", "vence_en"],
+                condition=Q(completada_en__isnull=True),
+                name="sol_tarea_pend_asignada",
+            ),
+            models.Index(
+                fields=["rol", "vence_en"],
+                condition=Q(completada_en__isnull=True, asignada_a__isnull=True),
+                name="sol_tarea_pend_comun",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        destino = self.asignada_a or self.rol or "solicitante"
+        return f"{self.solicitud_id} · {self.etapa or 'corrección'} · {destino}"
+
+    @property
+    def pendiente(self) -> bool:
+        return self.completada_en is None
+
+    @property
+    def rol_flujo(self) -> str:
+        """The workflow role's name; "Solicitante" for the filer's own correction."""
+        if self.rol_id is None:
+            return "Solicitante"
+        return self.rol.name
+
+    def asignada_a_usuario(self, usuario) -> bool:
+        return (
+            usuario is not None
+            and self.asignada_a_id is not None
+            and (self.asignada_a_id == usuario.pk)
+        )
+
+    def es_correccion_de(self, usuario) -> bool:
+        return self.es_correccion and self.asignada_a_usuario(usuario)
+
+    def vencida_en(self, ahora: datetime | None = None) -> bool:
+        return self.pendiente and self.vence_en < (ahora or timezone.now())
+
+    def por_vencer_en(self, ahora: datetime | None = None, horas: int = HORAS_POR_VENCER) -> bool:
+        ahora = ahora or timezone.now()
+        return self.pendiente and ahora <= self.vence_en < ahora + timedelta(hours=horas)
+
+    def dias_pendiente(self, ahora: datetime | None = None) -> int:
+        """Whole days since the task arrived (until completion, if done)."""
+        fin = self.completada_en or ahora or timezone.now()
+        return max(0, (fin - self.recibida_en).days)
+
+
+class Comentario(models.Model):
+    """A message in the request's chat, visible to its participants."""
+
+    # Indexed by (solicitud, creado_en) below.
+    solicitud = models.ForeignKey(
+        "solicitudes.Solicitud",
+        on_delete=models.CASCADE,
+        related_name="comentarios",
+        db_index=False,
+    )
+    autor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="comentarios_solicitudes"
+    )
+    creado_en = models.DateTimeField("creado", default=timezone.now)
+    texto = models.TextField()
+
+    class Meta:
+        ordering = ["creado_en", "pk"]
+        verbose_name = "comentario"
+        verbose_name_plural = "comentarios"
+        indexes = [models.Index(fields=["solicitud", "creado_en"], name="sol_coment_sol_fecha")]
+
+    def __str__(self) -> str:
+        return f"{self.autor} · {self.creado_en:%Y-%m-%d %H:%M}"
+
+
+class Accion(models.TextChoices):
+    """What happened to a request (one event per transition or assignment)."""
+
+    BORRADOR = "borrador", "Guardada como borrador"
+    RADICADA = "radicada", "Radicada"
+    ASIGNADA = "asignada", "Tarea asignada"
+    AVANZADA = "avanzada", "Avanzó de etapa"
+    DEVUELTA = "devuelta", "Devuelta al solicitante"
+    CORREGIDA = "corregida", "Corregida por el solicitante"
+    APROBADA = "aprobada", "Aprobada"
+    RECHAZADA = "rechazada", "Rechazada"
+    ANULADA = "anulada", "Anulada"
+    ATENCION = "atencion", "Marcada para atención"
+    REANUDADA = "reanudada", "Reanudada"
+
+
+class Evento(models.Model):
+    """One line of a request's history: who did what, and between which stages."""
+
+    # Indexed by (solicitud, creado_en) below.
+    solicitud = models.ForeignKey(
+        "solicitudes.Solicitud", on_delete=models.CASCADE, related_name="eventos", db_index=False
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="eventos_solicitudes",
+        help_text="Vacío: lo hizo el sistema o un canal externo.",
+    )
+    creado_en = models.DateTimeField("fecha", default=timezone.now)
+    accion = models.CharField("acción", max_length=20, choices=Accion.choices)
+    descripcion = models.TextField("descripción", blank=True)
+    # No index of their own: history is read per request, never by stage.
+    etapa_origen = models.ForeignKey(
+        "solicitudes.Etapa",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
+    )
+    etapa_destino = models.ForeignKey(
+        "solicitudes.Etapa",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
+    )
+
+    class Meta:
+        ordering = ["creado_en", "pk"]
+        verbose_name = "evento"
+        verbose_name_plural = "historial"
+        indexes = [models.Index(fields=["solicitud", "creado_en"], name="sol_evento_sol_fecha")]
+
+    def __str__(self) -> str:
+        return f"{self.get_accion_display()} · {self.creado_en:%Y-%m-%d %H:%M}"

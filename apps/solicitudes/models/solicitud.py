@@ -1,0 +1,368 @@
+"""The request (radicado), its visibility rule, and the fields of its filed form."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import Group
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+from apps.solicitudes.models.bandeja import Comentario, Evento, Tarea, ids_roles, usuario_valido
+from apps.solicitudes.models.flujo import Etapa, TipoSolicitud
+from apps.solicitudes.models.indices import IndiceNulosAlFinal
+from hub.busqueda import ConBusqueda, filtrar_texto
+
+
+class Estado(models.TextChoices):
+    """The eight states of the interface (see docs/_decisiones_solicitudes.md for transitions)."""
+
+    BORRADOR = "borrador", "Borrador"
+    RADICADO = "radicado", "Radicado"
+    EN_TRAMITE = "en_tramite", "En trámite"
+    APROBADO = "aprobado", "Aprobado"
+    RECHAZADO = "rechazado", "Rechazado"
+    DEVUELTO = "devuelto", "Devuelto"
+    ANULADO = "anulado", "Anulado"
+    REQUIERE_ATENCION = "requiere_atencion", "Requiere atención"
+
+
+# Filed and not finished: someone still has to act.
+ESTADOS_ABIERTOS = frozenset(
+    {Estado.RADICADO, Estado.EN_TRAMITE, Estado.DEVUELTO, Estado.REQUIERE_ATENCION}
+)
+ESTADOS_CERRADOS = frozenset({Estado.APROBADO, Estado.RECHAZADO, Estado.ANULADO})
+
+
+# Newest filing first; drafts (no filing date) last, the same on PostgreSQL and SQLite.
+RECIENTES = F("fecha_radicacion").desc(nulls_last=True)
+
+
+def _inicio_del_dia(dia: date) -> datetime:
+    return timezone.make_aware(datetime.combine(dia, time.min))
+
+
+class SolicitudQuerySet(models.QuerySet):
+    """Reads of requests; every listing starts from `visibles_para(user)`."""
+
+    def visibles_para(self, usuario) -> SolicitudQuerySet:
+        """What `usuario` may see: filed it, has or had a task, commented or acted on it.
+
+        Holders of `solicitudes.ver_todas` see everything but other people's drafts; anonymous
+        or inactive users see nothing.
+        A task of the common inbox of one of the user's roles counts while it is pending (the
+        person must be able to open what is in their inbox); once someone completes it, only
+        that someone (through the history event) keeps the access.
+
+        One `id IN (… UNION …)` over indexed columns instead of ORed EXISTS: PostgreSQL turns it
+        into a semi-join driven by the (small) set of the user's ids, fast at a million rows.
+        """
+        if not usuario_valido(usuario):
+            return self.none()
+        if usuario.has_perm("solicitudes.ver_todas"):
+            # Everything filed; a draft stays private to its author.
+            return self.exclude(Q(estado=Estado.BORRADOR) & ~Q(solicitante=usuario))
+        fuentes = [
+            Tarea.objects.filter(asignada_a=usuario).values("solicitud_id"),
+            Comentario.objects.filter(autor=usuario).values("solicitud_id"),
+            Evento.objects.filter(actor=usuario).values("solicitud_id"),
+        ]
+        # The role ids as literals (one tiny query): the planner then estimates the common
+        # inbox from the partial index's statistics instead of guessing, and picks the plan
+        # driven by this user's small set of requests.
+        roles = ids_roles(usuario)
+        if roles:
+            fuentes.append(
+                Tarea.objects.filter(
+                    completada_en__isnull=True, asignada_a__isnull=True, rol_id__in=roles
+                ).values("solicitud_id")
+            )
+        propias = Solicitud.objects.filter(solicitante=usuario).values("pk")
+        ids = propias.order_by().union(*[f.order_by() for f in fuentes])
+        return self.filter(pk__in=ids)
+
+    def radicadas(self) -> SolicitudQuerySet:
+        """Everything but drafts (drafts have no number yet)."""
+        return self.exclude(estado=Estado.BORRADOR)
+
+    def pendientes(self) -> SolicitudQuerySet:
+        """Filed and not finished: radicado, en_tramite, devuelto, requiere_atencion."""
+        return self.filter(estado__in=ESTADOS_ABIERTOS)
+
+    def cerradas(self) -> SolicitudQuerySet:
+        return self.filter(estado__in=ESTADOS_CERRADOS)
+
+    def con_estado(self, estado: str) -> SolicitudQuerySet:
+        return self.filter(estado=estado)
+
+    def del_solicitante(self, usuario) -> SolicitudQuerySet:
+        """Filed by `usuario` (the `mias` scope of the tools)."""
+        if usuario is None or usuario.pk is None:
+            return self.none()
+        return self.filter(solicitante=usuario)
+
+    def del_tipo(self, texto: str) -> SolicitudQuerySet:
+        """Of the types whose code is `texto` or whose name contains it (accent-insensitive)."""
+        return self.filter(tipo__in=list(TipoSolicitud.objects.que_coinciden(texto)))
+
+    def buscar(self, texto: str) -> SolicitudQuerySet:
+        """Every word of `texto` in number, summary or type name (accent/case-insensitive)."""
+        return filtrar_texto(self, texto)
+
+    def por_numero(self, numero: str) -> SolicitudQuerySet:
+        """The request with exactly this filing number (surrounding spaces and case ignored)."""
+        numero = (numero or "").strip().upper()
+        if not numero:
+            return self.none()
+        return self.filter(numero_radicado=numero)
+
+    def con_correo_solicitante(self, correo: str) -> SolicitudQuerySet:
+        """Filed by whoever has this e-mail: an outside person's, or the internal filer's."""
+        correo = (correo or "").strip()
+        if not correo:
+            return self.none()
+        return self.filter(
+            Q(correo_solicitante__iexact=correo)
+            | Q(solicitante__isnull=False, solicitante__email__iexact=correo)
+        )
+
+    def radicadas_entre(
+        self, desde: date | None = None, hasta: date | None = None
+    ) -> SolicitudQuerySet:
+        """Filed between two local dates, both included (a range on the column: index-friendly)."""
+        qs = self
+        if desde is not None:
+            qs = qs.filter(fecha_radicacion__gte=_inicio_del_dia(desde))
+        if hasta is not None:
+            qs = qs.filter(fecha_radicacion__lt=_inicio_del_dia(hasta + timedelta(days=1)))
+        return qs
+
+    def para_listado(self) -> SolicitudQuerySet:
+        """What a list line shows, in one query; newest first."""
+        return self.select_related(
+            "tipo", "etapa_actual", "rol_responsable", "solicitante", "padre"
+        ).order_by(RECIENTES, "-pk")
+
+    def con_hijos(self) -> SolicitudQuerySet:
+        """Prefetch the children's numbers (for `radicados_hijos`) in one extra query."""
+        return self.prefetch_related(
+            models.Prefetch(
+                "hijos",
+                queryset=Solicitud.objects.only("pk", "numero_radicado", "padre_id").order_by("pk"),
+            )
+        )
+
+
+class Solicitud(ConBusqueda):
+    """A request filed by a person of the organization or by an outside person."""
+
+    numero_radicado = models.CharField(
+        "número de radicado",
+        max_length=30,
+        unique=True,
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="PREFIJO-AÑO-NNNNNN; vacío mientras es borrador.",
+    )
+    tipo = models.ForeignKey(
+        TipoSolicitud, on_delete=models.PROTECT, related_name="solicitudes", db_index=False
+    )
+    estado = models.CharField(max_length=20, choices=Estado.choices, default=Estado.BORRADOR)
+    etapa_actual = models.ForeignKey(
+        Etapa, on_delete=models.PROTECT, null=True, blank=True, related_name="solicitudes"
+    )
+    rol_responsable = models.ForeignKey(
+        Group,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="solicitudes_a_cargo",
+        help_text="El rol de la etapa actual; vacío si la tiene el solicitante o está cerrada.",
+    )
+    resumen = models.CharField(max_length=500)
+    solicitante = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="solicitudes_radicadas",
+        db_index=False,
+        help_text="Vacío si radicó una persona externa (nombre y correo).",
+    )
+    nombre_solicitante = models.CharField(max_length=150, blank=True)
+    correo_solicitante = models.EmailField(max_length=150, blank=True)
+    area = models.ForeignKey(
+        "cuentas.Area", on_delete=models.PROTECT, related_name="solicitudes", verbose_name="área"
+    )
+    padre = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="hijos",
+        verbose_name="solicitud padre",
+    )
+    creada_en = models.DateTimeField("creada", default=timezone.now, editable=False)
+    fecha_radicacion = models.DateTimeField("fecha de radicación", null=True, blank=True)
+    fecha_actualizacion = models.DateTimeField("última actualización", default=timezone.now)
+    fecha_cierre = models.DateTimeField("fecha de cierre", null=True, blank=True)
+
+    objects = SolicitudQuerySet.as_manager()
+
+    class Meta:
+        ordering = [RECIENTES, "-pk"]
+        verbose_name = "solicitud"
+        verbose_name_plural = "solicitudes"
+        permissions = [
+            ("bandeja.ver", "Puede ver la bandeja de tareas de solicitudes"),
+            ("radicar", "Puede radicar solicitudes y casos de mesa de ayuda"),
+            ("ver_todas", "Puede ver todas las solicitudes"),
+            ("auditoria.ver", "Puede auditar las solicitudes (búsqueda global de todas)"),
+        ]
+        indexes = [
+            # Hot filters of the listings, each ending in the listing order (drafts, without a
+            # filing date, last on every database).
+            IndiceNulosAlFinal(F("solicitante"), RECIENTES, name="sol_sol_solicitante"),
+            IndiceNulosAlFinal(F("tipo"), RECIENTES, name="sol_sol_tipo_fecha"),
+            IndiceNulosAlFinal(F("estado"), RECIENTES, name="sol_sol_estado_fecha"),
+            IndiceNulosAlFinal(RECIENTES, F("id").desc(), name="sol_sol_fecha"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(solicitante__isnull=False) | ~Q(correo_solicitante=""),
+                name="solicitudes_con_solicitante_o_correo",
+                violation_error_message="Indique el usuario solicitante o el correo del externo.",
+            ),
+            models.CheckConstraint(
+                # Only drafts (and drafts discarded: annulled) lack a number.
+                condition=Q(estado__in=["borrador", "anulado"]) | Q(numero_radicado__isnull=False),
+                name="solicitudes_radicada_con_numero",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.numero_visible
+
+    def texto_busqueda(self) -> str:
+        return f"{self.numero_radicado or ''} {self.resumen} {self.tipo.nombre}"
+
+    @property
+    def numero_visible(self) -> str:
+        """The filing number, or "Borrador #id" for a draft."""
+        return self.numero_radicado or f"Borrador #{self.pk}"
+
+    @property
+    def enlace(self) -> str:
+        """Relative path of the request screen."""
+        return f"/solicitudes/{self.pk}"
+
+    @property
+    def esta_cerrada(self) -> bool:
+        return self.estado in ESTADOS_CERRADOS
+
+    @property
+    def esta_abierta(self) -> bool:
+        return self.estado in ESTADOS_ABIERTOS
+
+    @property
+    def es_externa(self) -> bool:
+        """Filed by an outside person (no user of the hub)."""
+        return self.solicitante_id is None
+
+    @property
+    def correo_verificacion(self) -> str:
+        """The e-mail that proves authorship: the internal filer's, or the outside person's."""
+        if self.solicitante_id is not None and self.solicitante.email:
+            return self.solicitante.email
+        return self.correo_solicitante
+
+    @property
+    def nombre_visible_solicitante(self) -> str:
+        if self.solicitante_id is not None:
+            return self.solicitante.nombre_visible
+        return self.nombre_solicitante or self.correo_solicitante
+
+    @property
+    def nombre_etapa_actual(self) -> str:
+        """The current stage's name; for a request without one, what stands in its place."""
+        if self.etapa_actual_id is not None:
+            return self.etapa_actual.nombre
+        if self.estado == Estado.BORRADOR:
+            return "Borrador (sin radicar)"
+        if self.estado in ESTADOS_CERRADOS:
+            return "Finalizada"
+        return ""
+
+    @property
+    def nombre_rol_responsable(self) -> str:
+        """Who must act now: the stage's role, "Solicitante" when returned, "" when closed."""
+        if self.estado == Estado.DEVUELTO:
+            return "Solicitante"
+        if self.rol_responsable_id is not None:
+            return self.rol_responsable.name
+        return ""
+
+    @property
+    def radicado_padre(self) -> str | None:
+        return self.padre.numero_radicado if self.padre_id is not None else None
+
+    @property
+    def radicados_hijos(self) -> list[str]:
+        """Children's numbers (drafts left out); use `con_hijos()` to avoid a query per row."""
+        return [h.numero_radicado for h in self.hijos.all() if h.numero_radicado]
+
+
+# Field names that hold identity documents or contact data (matched as whole words).
+_NOMBRES_SENSIBLES = re.compile(
+    r"(^|_)(documento|cedula|identificacion|nit|pasaporte|tarjeta|telefono|celular|movil|"
+    r"correo|email|e_mail|direccion|domicilio|contacto|cuenta|banco|firma)(_|$)"
+)
+_PARECE_CORREO = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+
+
+class CampoFormularioQuerySet(models.QuerySet):
+    def publicos(self) -> CampoFormularioQuerySet:
+        """Non-sensitive fields with some text (what summaries may show)."""
+        return self.filter(sensible=False).exclude(valor="")
+
+
+class CampoFormulario(models.Model):
+    """One field of the form the request was filed with (label and value as filed)."""
+
+    solicitud = models.ForeignKey(
+        Solicitud, on_delete=models.CASCADE, related_name="campos", db_index=False
+    )
+    orden = models.PositiveSmallIntegerField(default=0)
+    nombre = models.SlugField(max_length=60)
+    etiqueta = models.CharField(max_length=150)
+    valor = models.TextField(blank=True)
+    sensible = models.BooleanField(
+        default=False,
+        help_text="Documento de identidad o dato de contacto: nunca sale en resúmenes.",
+    )
+
+    objects = CampoFormularioQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["solicitud", "orden", "pk"]
+        verbose_name = "campo del formulario"
+        verbose_name_plural = "campos del formulario"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["solicitud", "nombre"], name="solicitudes_campo_unico_por_solicitud"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.etiqueta
+
+    @staticmethod
+    def parece_sensible(nombre: str, valor: str) -> bool:
+        """By its name (documento, telefono, correo…) or an e-mail-looking value."""
+        return bool(_NOMBRES_SENSIBLES.search(nombre.lower())) or bool(
+            _PARECE_CORREO.search(valor or "")
+        )

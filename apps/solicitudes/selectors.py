@@ -1,0 +1,162 @@
+"""Read queries of the requests domain (the visibility rule lives in the QuerySets)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
+
+from apps.solicitudes.models import (
+    HORAS_POR_VENCER,
+    CampoFormulario,
+    Comentario,
+    Etapa,
+    Evento,
+    Solicitud,
+    Tarea,
+    TipoSolicitud,
+)
+
+
+def puede_ver(usuario, solicitud: Solicitud) -> bool:
+    """Whether `usuario` may see this request (one query; none for ver_todas holders)."""
+    return Solicitud.objects.visibles_para(usuario).filter(pk=solicitud.pk).exists()
+
+
+def solicitud_visible(usuario, numero_radicado: str) -> Solicitud | None:
+    """The request with this exact number if `usuario` may see it, ready for a full answer."""
+    return (
+        Solicitud.objects.visibles_para(usuario)
+        .por_numero(numero_radicado)
+        .select_related("tipo", "etapa_actual", "rol_responsable", "solicitante", "padre", "area")
+        .con_hijos()
+        .first()
+    )
+
+
+def solicitud_publica(numero_radicado: str, correo_solicitante: str) -> Solicitud | None:
+    """Without a user: the request only if the e-mail is its filer's (else None, same as absent)."""
+    return (
+        Solicitud.objects.radicadas()
+        .por_numero(numero_radicado)
+        .con_correo_solicitante(correo_solicitante)
+        .select_related("tipo", "etapa_actual")
+        .first()
+    )
+
+
+def campos_publicos(solicitud: Solicitud) -> list[dict[str, str]]:
+    """Filed form fields safe to show: never identity documents or contact data."""
+    return [
+        {"nombre": c.nombre, "etiqueta": c.etiqueta, "valor": c.valor}
+        for c in CampoFormulario.objects.publicos().filter(solicitud_id=solicitud.pk)
+    ]
+
+
+def participantes(solicitud: Solicitud) -> QuerySet:
+    """People taking part: the filer, task holders, commenters and everyone in the history."""
+    User = get_user_model()
+    sid = solicitud.pk
+    return User.objects.filter(
+        Q(pk=solicitud.solicitante_id)
+        | Exists(Tarea.objects.filter(solicitud_id=sid, asignada_a=OuterRef("pk")))
+        | Exists(Comentario.objects.filter(solicitud_id=sid, autor=OuterRef("pk")))
+        | Exists(Evento.objects.filter(solicitud_id=sid, actor=OuterRef("pk")))
+    ).order_by("first_name", "last_name", "username")
+
+
+def tarea_actual(solicitud: Solicitud) -> Tarea | None:
+    """The pending task that holds the request now (stage task, or the filer's correction)."""
+    return (
+        Tarea.objects.pendientes()
+        .filter(solicitud_id=solicitud.pk)
+        .select_related("etapa", "rol", "asignada_a")
+        .order_by("recibida_en", "pk")
+        .first()
+    )
+
+
+def progreso(solicitud: Solicitud) -> dict[str, Any]:
+    """Where the request is in its workflow: current stage order, completed and total stages."""
+    etapas = list(Etapa.objects.filter(tipo_id=solicitud.tipo_id).values_list("orden", flat=True))
+    total = len(etapas)
+    if solicitud.estado == "aprobado":
+        completadas = total
+    elif solicitud.etapa_actual_id is not None:
+        actual = solicitud.etapa_actual.orden
+        completadas = sum(1 for orden in etapas if orden < actual)
+    else:
+        completadas = 0
+    return {
+        "etapa_orden": solicitud.etapa_actual.orden if solicitud.etapa_actual_id else None,
+        "etapas_completadas": completadas,
+        "total_etapas": total,
+    }
+
+
+def historial(solicitud: Solicitud, limite: int = 10) -> list[Evento]:
+    """The latest `limite` events, oldest first."""
+    ultimos = list(
+        Evento.objects.filter(solicitud_id=solicitud.pk)
+        .select_related("actor", "etapa_origen", "etapa_destino")
+        .order_by("-creado_en", "-pk")[:limite]
+    )
+    return ultimos[::-1]
+
+
+def ultimos_comentarios(solicitud: Solicitud, limite: int = 5) -> list[Comentario]:
+    """The latest `limite` chat messages, oldest first."""
+    ultimos = list(
+        Comentario.objects.filter(solicitud_id=solicitud.pk)
+        .select_related("autor")
+        .order_by("-creado_en", "-pk")[:limite]
+    )
+    return ultimos[::-1]
+
+
+def bandeja(
+    usuario,
+    alcance: str = "rol",
+    *,
+    solo_vencidas: bool = False,
+    ahora: datetime | None = None,
+    limite: int = 20,
+) -> list[Tarea]:
+    """The `limite` most urgent pending tasks of the inbox, with what a line shows.
+
+    Two steps on purpose: first the ids from the task table alone (partial indexes, top-N),
+    then those rows with their request, type, stage and role; joining before limiting would
+    make PostgreSQL join every task of a busy common inbox.
+    """
+    qs = Tarea.objects.pendientes().bandeja_de(usuario, alcance)
+    if solo_vencidas:
+        qs = qs.vencidas(ahora)
+    ids = list(qs.order_by("vence_en", "pk").values_list("pk", flat=True)[:limite])
+    if not ids:
+        return []
+    return list(Tarea.objects.filter(pk__in=ids).para_bandeja())
+
+
+def contar_bandeja(
+    usuario, alcance: str = "rol", *, ahora: datetime | None = None
+) -> dict[str, int]:
+    """Totals of the inbox in one query: total, overdue, due within 48 hours."""
+    ahora = ahora or timezone.now()
+    limite = ahora + timedelta(hours=HORAS_POR_VENCER)
+    return (
+        Tarea.objects.pendientes()
+        .bandeja_de(usuario, alcance)
+        .aggregate(
+            total=Count("pk"),
+            vencidas=Count("pk", filter=Q(vence_en__lt=ahora)),
+            por_vencer=Count("pk", filter=Q(vence_en__gte=ahora, vence_en__lt=limite)),
+        )
+    )
+
+
+def tipo_mesa_ayuda() -> TipoSolicitud | None:
+    """The active help-desk request type, if one is configured."""
+    return TipoSolicitud.objects.mesa_ayuda().first()

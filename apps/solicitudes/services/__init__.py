@@ -1,0 +1,62 @@
+"""Writes of the requests domain: filing, workflow transitions, assignment, chat, help desk.
+
+Every function takes keyword arguments only, runs in one transaction, locks the request row
+before changing it (so two people acting at once cannot both pass the state check), and leaves
+the request, its tasks and its history consistent or untouched. The state machine is in
+`TRANSICIONES` and documented in docs/_decisiones_solicitudes.md.
+"""
+
+from __future__ import annotations
+
+from apps.solicitudes.services._comun import (
+    MAX_COMENTARIO,
+    PLAZO_CORRECCION_HORAS,
+    SEVERIDADES,
+    TRANSICIONES,
+)
+from apps.solicitudes.services.chat import comentar, validar_comentario
+from apps.solicitudes.services.flujo import (
+    anular,
+    aprobar,
+    asignar,
+    avanzar,
+    corregir,
+    devolver,
+    marcar_atencion,
+    reanudar,
+    rechazar,
+)
+from apps.solicitudes.services.mantenimiento import reindexar_busqueda
+from apps.solicitudes.services.radicacion import (
+    CasoMesaAyuda,
+    crear_borrador,
+    radicar,
+    radicar_borrador,
+    radicar_mesa_ayuda,
+    validar_mesa_ayuda,
+)
+
+__all__ = [
+    "MAX_COMENTARIO",
+    "PLAZO_CORRECCION_HORAS",
+    "SEVERIDADES",
+    "TRANSICIONES",
+    "CasoMesaAyuda",
+    "anular",
+    "aprobar",
+    "asignar",
+    "avanzar",
+    "comentar",
+    "corregir",
+    "crear_borrador",
+    "devolver",
+    "marcar_atencion",
+    "radicar",
+    "radicar_borrador",
+    "radicar_mesa_ayuda",
+    "reanudar",
+    "rechazar",
+    "reindexar_busqueda",
+    "validar_comentario",
+    "validar_mesa_ayuda",
+]

@@ -1,0 +1,324 @@
+"""Workflow: assignment and every transition of the state machine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.solicitudes.errores import (
+    AccionNoPermitida,
+    DatosInvalidos,
+    SolicitudNoEncontrada,
+    TransicionInvalida,
+)
+from apps.solicitudes.models import Accion, CampoFormulario, Estado, Solicitud, Tarea
+from apps.solicitudes.models.bandeja import usuario_valido
+from apps.solicitudes.services._comun import (
+    MAX_MOTIVO,
+    PLAZO_CORRECCION_HORAS,
+    CampoEntrada,
+    _bloquear,
+    _campos,
+    _cerrar,
+    _comentario_opcional,
+    _evento,
+    _exigir_estado,
+    _exigir_responsable,
+    _guardar,
+    _ids_roles,
+    _nombre,
+    _puede_atender,
+    _tarea_de_etapa,
+    _texto,
+)
+
+
+def asignar(*, tarea: Tarea, usuario, actor) -> Tarea:
+    """Take a task out of the common inbox for one person of its role (or reassign it).
+
+    The actor must hold the task's role (taking it for oneself or handing it to a colleague);
+    the new holder must be active and hold the role too. The filer's own correction task
+    cannot be reassigned.
+    """
+    with transaction.atomic():
+        # Lock order as in every transition (request, then its tasks): no deadlock.
+        solicitud_id = (
+            Tarea.objects.filter(pk=tarea.pk).values_list("solicitud_id", flat=True).first()
+        )
+        if solicitud_id is None:
+            raise SolicitudNoEncontrada("La tarea no existe.")
+        solicitud = _bloquear(Solicitud(pk=solicitud_id))
+        t = Tarea.objects.select_for_update(of=("self",)).select_related("etapa").get(pk=tarea.pk)
+        if not t.pendiente:
+            raise TransicionInvalida("La tarea ya fue completada.")
+        if t.rol_id is None:
+            raise TransicionInvalida("La corrección del solicitante no se reasigna.")
+        if not usuario_valido(actor) or (
+            not actor.is_superuser and t.rol_id not in _ids_roles(actor)
+        ):
+            raise AccionNoPermitida("Solo las personas del rol de la tarea pueden asignarla.")
+        if not usuario_valido(usuario) or (
+            not usuario.is_superuser and t.rol_id not in _ids_roles(usuario)
+        ):
+            raise DatosInvalidos(
+                "Datos inválidos.",
+                campos={"usuario": ["La persona debe estar activa y tener el rol de la tarea."]},
+            )
+        ahora = timezone.now()
+        t.asignada_a = usuario
+        t.save(update_fields=["asignada_a"])
+        _guardar(solicitud, ahora)
+        que = t.etapa.nombre if t.etapa is not None else "corrección"
+        _evento(
+            solicitud,
+            Accion.ASIGNADA,
+            actor,
+            ahora,
+            f"Tarea «{que}» asignada a {_nombre(usuario)}.",
+            origen=t.etapa,
+            destino=t.etapa,
+        )
+    return t
+
+
+def avanzar(*, solicitud: Solicitud, actor, comentario: str | None = None) -> Solicitud:
+    """Complete the current stage: on to the next one (`en_tramite`), or approve after the last."""
+    with transaction.atomic():
+        s = _bloquear(solicitud)
+        _exigir_estado(s, "avanzar")
+        _exigir_responsable(s, actor)
+        ahora = timezone.now()
+        origen = s.etapa_actual
+        siguiente = origen.siguiente() if origen is not None else None
+        _comentario_opcional(s, actor, comentario, ahora)
+        if siguiente is None:
+            return _cerrar(
+                s,
+                actor,
+                ahora,
+                Estado.APROBADO,
+                Accion.APROBADA,
+                f"Aprobada por {_nombre(actor)} al completar la última etapa.",
+            )
+        Tarea.objects.pendientes().filter(solicitud=s).update(
+            completada_en=ahora, completada_por=actor
+        )
+        _tarea_de_etapa(s, siguiente, ahora)
+        _guardar(
+            s,
+            ahora,
+            estado=Estado.EN_TRAMITE,
+            etapa_actual=siguiente,
+            rol_responsable_id=siguiente.rol_id,
+        )
+        _evento(
+            s,
+            Accion.AVANZADA,
+            actor,
+            ahora,
+            f"{_nombre(actor)} completó «{origen.nombre}»; pasa a «{siguiente.nombre}».",
+            origen=origen,
+            destino=siguiente,
+        )
+    return s
+
+
+def aprobar(*, solicitud: Solicitud, actor, comentario: str | None = None) -> Solicitud:
+    """Approve and close; only at the last stage (earlier ones must be completed first)."""
+    with transaction.atomic():
+        s = _bloquear(solicitud)
+        _exigir_estado(s, "aprobar")
+        _exigir_responsable(s, actor)
+        if s.etapa_actual is not None and s.etapa_actual.siguiente() is not None:
+            raise TransicionInvalida(
+                "Faltan etapas por completar: la solicitud se aprueba en la última etapa."
+            )
+        ahora = timezone.now()
+        _comentario_opcional(s, actor, comentario, ahora)
+        return _cerrar(
+            s, actor, ahora, Estado.APROBADO, Accion.APROBADA, f"Aprobada por {_nombre(actor)}."
+        )
+
+
+def devolver(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
+    """Send the request back to its filer for a correction (state `devuelto`).
+
+    The correction task goes to the internal filer; for an outside filer it goes to the common
+    inbox of the stage's role (staff contact the person and record the correction).
+    """
+    motivo = _texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
+    with transaction.atomic():
+        s = _bloquear(solicitud)
+        _exigir_estado(s, "devolver")
+        _exigir_responsable(s, actor)
+        ahora = timezone.now()
+        etapa = s.etapa_actual
+        Tarea.objects.pendientes().filter(solicitud=s).update(
+            completada_en=ahora, completada_por=actor
+        )
+        Tarea.objects.create(
+            solicitud=s,
+            etapa=etapa,
+            rol_id=None if s.solicitante_id else (etapa.rol_id if etapa else None),
+            asignada_a_id=s.solicitante_id,
+            es_correccion=True,
+            instrucciones=motivo,
+            recibida_en=ahora,
+            vence_en=ahora + timedelta(hours=PLAZO_CORRECCION_HORAS),
+        )
+        _guardar(s, ahora, estado=Estado.DEVUELTO, rol_responsable=None)
+        _evento(
+            s,
+            Accion.DEVUELTA,
+            actor,
+            ahora,
+            f"Devuelta al solicitante por {_nombre(actor)}. Motivo: {motivo}",
+            origen=etapa,
+        )
+    return s
+
+
+def corregir(
+    *,
+    solicitud: Solicitud,
+    actor,
+    comentario: str | None = None,
+    resumen: str | None = None,
+    campos: Iterable[CampoEntrada] | Mapping[str, Any] | None = None,
+) -> Solicitud:
+    """The filer sends the correction: back to the stage that returned it (`en_tramite`).
+
+    `resumen` and `campos` (by name: replaced or added) change the filed data if given.
+    """
+    nuevo_resumen = None if resumen is None else _texto(resumen, "resumen", minimo=5, maximo=500)
+    nuevos_campos = _campos(campos)
+    with transaction.atomic():
+        s = _bloquear(solicitud)
+        _exigir_estado(s, "corregir")
+        if not usuario_valido(actor):
+            raise AccionNoPermitida("Se requiere una persona activa para esta acción.")
+        correcciones = list(Tarea.objects.pendientes().correcciones().filter(solicitud=s))
+        permitido = actor.is_superuser or (
+            s.solicitante_id == actor.pk
+            if s.solicitante_id is not None
+            else any(_puede_atender(actor, t) for t in correcciones)
+        )
+        if not permitido:
+            raise AccionNoPermitida("Solo el solicitante puede enviar la corrección.")
+        ahora = timezone.now()
+        etapa = s.etapa_actual
+        if etapa is None:
+            raise TransicionInvalida("La solicitud no tiene una etapa a la cual volver.")
+        for campo in nuevos_campos:
+            CampoFormulario.objects.update_or_create(
+                solicitud=s,
+                nombre=campo.nombre,
+                defaults={
+                    "etiqueta": campo.etiqueta,
+                    "valor": campo.valor,
+                    "sensible": campo.sensible,
+                },
+            )
+        Tarea.objects.filter(pk__in=[t.pk for t in correcciones]).update(
+            completada_en=ahora, completada_por=actor
+        )
+        _tarea_de_etapa(s, etapa, ahora)
+        cambios: dict[str, Any] = {"estado": Estado.EN_TRAMITE, "rol_responsable_id": etapa.rol_id}
+        if nuevo_resumen is not None:
+            cambios["resumen"] = nuevo_resumen
+        _guardar(s, ahora, **cambios)
+        _comentario_opcional(s, actor, comentario, ahora)
+        _evento(
+            s,
+            Accion.CORREGIDA,
+            actor,
+            ahora,
+            f"{_nombre(actor)} envió la corrección; vuelve a «{etapa.nombre}».",
+            destino=etapa,
+        )
+    return s
+
+
+def rechazar(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
+    """Close the request with an unfavourable answer."""
+    motivo = _texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
+    with transaction.atomic():
+        s = _bloquear(solicitud)
+        _exigir_estado(s, "rechazar")
+        _exigir_responsable(s, actor)
+        return _cerrar(
+            s,
+            actor,
+            timezone.now(),
+            Estado.RECHAZADO,
+            Accion.RECHAZADA,
+            f"Rechazada por {_nombre(actor)}. Motivo: {motivo}",
+        )
+
+
+def anular(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
+    """Cancel the request (error or withdrawal): by its internal filer or the stage's holder."""
+    motivo = _texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
+    with transaction.atomic():
+        s = _bloquear(solicitud)
+        _exigir_estado(s, "anular")
+        if not usuario_valido(actor):
+            raise AccionNoPermitida("Se requiere una persona activa para esta acción.")
+        es_autor = s.solicitante_id is not None and s.solicitante_id == actor.pk
+        if not es_autor and not actor.is_superuser:
+            if s.estado == Estado.BORRADOR:
+                raise AccionNoPermitida("Solo quien creó el borrador puede anularlo.")
+            _exigir_responsable(s, actor)
+        return _cerrar(
+            s,
+            actor,
+            timezone.now(),
+            Estado.ANULADO,
+            Accion.ANULADA,
+            f"Anulada por {_nombre(actor)}. Motivo: {motivo}",
+        )
+
+
+def marcar_atencion(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
+    """Stop the request for a non-routine action (`requiere_atencion`); its task stays pending."""
+    motivo = _texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
+    with transaction.atomic():
+        s = _bloquear(solicitud)
+        _exigir_estado(s, "marcar_atencion")
+        _exigir_responsable(s, actor)
+        ahora = timezone.now()
+        _guardar(s, ahora, estado=Estado.REQUIERE_ATENCION)
+        _evento(
+            s,
+            Accion.ATENCION,
+            actor,
+            ahora,
+            f"{_nombre(actor)} la marcó para atención. Motivo: {motivo}",
+            origen=s.etapa_actual,
+        )
+    return s
+
+
+def reanudar(*, solicitud: Solicitud, actor, comentario: str | None = None) -> Solicitud:
+    """Resume a request that required attention: back to `en_tramite` at the same stage."""
+    with transaction.atomic():
+        s = _bloquear(solicitud)
+        _exigir_estado(s, "reanudar")
+        _exigir_responsable(s, actor)
+        ahora = timezone.now()
+        _comentario_opcional(s, actor, comentario, ahora)
+        _guardar(s, ahora, estado=Estado.EN_TRAMITE)
+        _evento(
+            s,
+            Accion.REANUDADA,
+            actor,
+            ahora,
+            f"{_nombre(actor)} reanudó el trámite.",
+            origen=s.etapa_actual,
+            destino=s.etapa_actual,
+        )
+    return s

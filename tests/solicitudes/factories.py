@@ -1,0 +1,72 @@
+"""factory-boy factories and small builders of the requests domain."""
+
+from __future__ import annotations
+
+import factory
+
+from apps.solicitudes import services
+from apps.solicitudes.models import Etapa, Solicitud, TipoSolicitud
+from tests.factories import AreaFactory, GroupFactory, UserFactory, dar_permisos
+
+
+class TipoSolicitudFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = TipoSolicitud
+        django_get_or_create = ("codigo",)
+
+    codigo = factory.Sequence(lambda n: f"tipo-{n}")
+    nombre = factory.Sequence(lambda n: f"Trámite de prueba {n}")
+    area = factory.SubFactory(AreaFactory)
+    prefijo = "SOL"
+    activo = True
+    es_mesa_ayuda = False
+
+
+class EtapaFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Etapa
+
+    tipo = factory.SubFactory(TipoSolicitudFactory)
+    orden = factory.Sequence(lambda n: n + 1)
+    nombre = factory.Sequence(lambda n: f"Etapa {n}")
+    rol = factory.SubFactory(GroupFactory)
+    plazo_horas = 72
+    requiere_firma = False
+
+
+def tipo_con_etapas(*roles, plazos=None, firmas=None, **kwargs) -> TipoSolicitud:
+    """A type whose workflow has one stage per role (in that order)."""
+    tipo = TipoSolicitudFactory(**kwargs)
+    for i, rol in enumerate(roles, start=1):
+        EtapaFactory(
+            tipo=tipo,
+            orden=i,
+            nombre=f"Etapa {i} de {tipo.nombre}",
+            rol=rol,
+            plazo_horas=(plazos or {}).get(i, 72),
+            requiere_firma=(firmas or {}).get(i, False),
+        )
+    return tipo
+
+
+def persona(*roles, permisos=(), **kwargs):
+    """An active user holding these roles (groups) and direct permissions."""
+    usuario = UserFactory(**kwargs)
+    if roles:
+        usuario.groups.add(*roles)
+    if permisos:
+        dar_permisos(usuario, *permisos)
+    return usuario
+
+
+def radicadora(**kwargs):
+    """Someone allowed to file requests."""
+    return persona(permisos=["solicitudes.radicar"], **kwargs)
+
+
+def radicar(tipo: TipoSolicitud, solicitante=None, **kwargs) -> Solicitud:
+    """File through the real service (number, task, event)."""
+    if solicitante is None and "correo_solicitante" not in kwargs:
+        solicitante = radicadora()
+    kwargs.setdefault("resumen", "Solicitud de prueba para el flujo")
+    return services.radicar(tipo=tipo, solicitante=solicitante, **kwargs)

@@ -1,0 +1,129 @@
+"""The inbox: assigned tasks plus the common inbox of one's roles, overdue and due soon."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from apps.solicitudes import selectors, services
+from apps.solicitudes.models import Tarea
+from tests.solicitudes.factories import persona
+
+pytestmark = pytest.mark.django_db
+
+
+def _tarea(solicitud) -> Tarea:
+    return Tarea.objects.pendientes().get(solicitud=solicitud)
+
+
+def _ids(qs) -> set[int]:
+    return set(qs.values_list("pk", flat=True))
+
+
+def test_role_scope_is_assigned_tasks_plus_the_common_inbox_of_ones_roles(flujo):
+    r1 = flujo.responsables[0]
+    companera = persona(flujo.roles[0])
+    comun = _tarea(flujo.radicar())
+    mia = _tarea(flujo.radicar())
+    de_ella = _tarea(flujo.radicar())
+    services.asignar(tarea=mia, usuario=r1, actor=r1)
+    services.asignar(tarea=de_ella, usuario=companera, actor=companera)
+    otra_etapa = _tarea(services.avanzar(solicitud=flujo.radicar(), actor=r1))
+
+    assert _ids(Tarea.objects.pendientes().bandeja_de(r1)) == {comun.pk, mia.pk}
+    assert _ids(Tarea.objects.pendientes().bandeja_de(r1, alcance="mias")) == {mia.pk}
+    assert _ids(Tarea.objects.pendientes().bandeja_de(companera, "mias")) == {de_ella.pk}
+    assert _ids(Tarea.objects.pendientes().bandeja_de(flujo.responsables[1])) == {otra_etapa.pk}
+    assert _ids(Tarea.objects.pendientes().bandeja_de(persona())) == set()
+
+
+def test_completed_tasks_leave_the_inbox(flujo):
+    r1 = flujo.responsables[0]
+    s = flujo.radicar()
+    services.avanzar(solicitud=s, actor=r1)
+    assert _ids(Tarea.objects.pendientes().bandeja_de(r1)) == set()
+    assert Tarea.objects.bandeja_de(r1).count() == 1  # without pendientes(): history too
+
+
+def test_the_filers_correction_is_in_their_own_inbox(flujo):
+    s = flujo.en_estado("devuelto")
+    [tarea] = Tarea.objects.pendientes().bandeja_de(flujo.solicitante, "mias")
+    assert tarea.solicitud == s
+    assert tarea.es_correccion_de(flujo.solicitante) is True
+    assert tarea.es_correccion_de(flujo.responsables[0]) is False
+    assert _ids(Tarea.objects.pendientes().bandeja_de(flujo.responsables[0])) == set()
+
+
+def test_an_inactive_or_anonymous_user_has_an_empty_inbox(flujo):
+    flujo.radicar()
+    r1 = flujo.responsables[0]
+    r1.is_active = False
+    r1.save()
+    assert Tarea.objects.pendientes().bandeja_de(r1).count() == 0
+    assert Tarea.objects.pendientes().bandeja_de(None).count() == 0
+
+
+def test_unknown_scope_is_an_error(flujo):
+    with pytest.raises(ValueError):
+        Tarea.objects.bandeja_de(flujo.responsables[0], alcance="todas")
+
+
+def test_overdue_and_due_soon_are_relative_to_now(flujo):
+    r1 = flujo.responsables[0]
+    ahora = timezone.now()
+    vencida = _tarea(flujo.radicar())
+    pronto = _tarea(flujo.radicar())
+    lejos = _tarea(flujo.radicar())
+    Tarea.objects.filter(pk=vencida.pk).update(vence_en=ahora - timedelta(minutes=1))
+    Tarea.objects.filter(pk=pronto.pk).update(vence_en=ahora + timedelta(hours=47))
+    Tarea.objects.filter(pk=lejos.pk).update(vence_en=ahora + timedelta(hours=49))
+    bandeja = Tarea.objects.pendientes().bandeja_de(r1)
+    assert _ids(bandeja.vencidas(ahora)) == {vencida.pk}
+    assert _ids(bandeja.por_vencer(ahora)) == {pronto.pk}
+    assert _ids(bandeja.por_vencer(ahora, horas=72)) == {pronto.pk, lejos.pk}
+    assert selectors.contar_bandeja(r1, ahora=ahora) == {"total": 3, "vencidas": 1, "por_vencer": 1}
+    assert [t.pk for t in selectors.bandeja(r1, solo_vencidas=True, ahora=ahora)] == [vencida.pk]
+    assert [t.pk for t in selectors.bandeja(r1, ahora=ahora)] == [vencida.pk, pronto.pk, lejos.pk]
+    assert [t.pk for t in selectors.bandeja(r1, ahora=ahora, limite=2)] == [vencida.pk, pronto.pk]
+    for tarea in Tarea.objects.filter(pk__in=[vencida.pk, pronto.pk, lejos.pk]):
+        assert tarea.vencida_en(ahora) is (tarea.pk == vencida.pk)
+        assert tarea.por_vencer_en(ahora) is (tarea.pk == pronto.pk)
+
+
+def test_a_completed_task_is_neither_overdue_nor_due(flujo):
+    s = flujo.radicar()
+    tarea = _tarea(s)
+    Tarea.objects.filter(pk=tarea.pk).update(vence_en=timezone.now() - timedelta(days=3))
+    services.avanzar(solicitud=s, actor=flujo.responsables[0])
+    tarea.refresh_from_db()
+    assert tarea.vencida_en() is False
+    assert Tarea.objects.vencidas().filter(pk=tarea.pk).exists() is False
+
+
+def test_task_line_fields(flujo):
+    ahora = timezone.now()
+    tarea = _tarea(flujo.radicar())
+    Tarea.objects.filter(pk=tarea.pk).update(recibida_en=ahora - timedelta(days=3, hours=2))
+    tarea.refresh_from_db()
+    assert tarea.dias_pendiente(ahora) == 3
+    assert tarea.rol_flujo == flujo.roles[0].name
+    assert tarea.asignada_a_usuario(flujo.responsables[0]) is False
+    assert tarea.pendiente is True
+
+
+@pytest.mark.parametrize("cantidad", [1, 8])
+def test_reading_the_inbox_costs_the_same_queries_whatever_its_size(
+    flujo, django_assert_num_queries, cantidad
+):
+    for _ in range(cantidad):
+        flujo.radicar()
+    r1 = type(flujo.responsables[0]).objects.get(pk=flujo.responsables[0].pk)
+    # the user's roles + the most urgent ids + those tasks with request, type, stage and role
+    with django_assert_num_queries(3):
+        lineas = [
+            (t.solicitud.numero_radicado, t.solicitud.tipo.nombre, t.etapa.nombre, t.rol_flujo)
+            for t in selectors.bandeja(r1, limite=50)
+        ]
+    assert len(lineas) == cantidad
