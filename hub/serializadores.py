@@ -2,11 +2,39 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
+
+# JSON type each kind of field accepts, so validation agrees with the JSON Schema we publish:
+# DRF alone would take 123 for a string, "5" for an integer and "true" for a boolean.
+_TIPOS_JSON: list[tuple[type[serializers.Field], tuple[type, ...], str]] = [
+    (serializers.BooleanField, (bool,), "Debe ser verdadero o falso (booleano)."),
+    (serializers.IntegerField, (int,), "Debe ser un número entero."),
+    (serializers.MultipleChoiceField, (list,), "Debe ser una lista."),
+    (serializers.CharField, (str,), "Debe ser texto."),
+    (serializers.ChoiceField, (str,), "Debe ser texto."),
+    (serializers.DateField, (str,), "Debe ser una fecha en texto AAAA-MM-DD."),
+    (serializers.DateTimeField, (str,), "Debe ser una fecha y hora en texto."),
+    (serializers.ListField, (list,), "Debe ser una lista."),
+    (serializers.Serializer, (dict,), "Debe ser un objeto."),
+]
+
+
+def _tipo_incorrecto(campo: serializers.Field, valor: Any) -> str | None:
+    """The problem with `valor`'s JSON type for `campo`, or None when it fits."""
+    if valor is None:
+        return None  # DRF reports null itself (allow_null decides)
+    for clase, tipos, mensaje in _TIPOS_JSON:
+        if isinstance(campo, clase):
+            if isinstance(valor, bool) and bool not in tipos:
+                return mensaje  # True is an int in Python, not in JSON
+            return None if isinstance(valor, tipos) else mensaje
+    return None
 
 
 class Estricto(serializers.Serializer):
-    """Rejects fields it does not declare: a typo must not be silently ignored."""
+    """Rejects fields it does not declare and values of the wrong JSON type."""
 
     def to_internal_value(self, data):
         if not isinstance(data, dict):
@@ -14,11 +42,11 @@ class Estricto(serializers.Serializer):
                 {"__all__": ["Se esperaba un objeto JSON."]}, code="invalid"
             )
         errores = {c: ["Campo no permitido."] for c in sorted(set(data) - set(self.fields))}
-        try:
-            valor = super().to_internal_value(data)
-        except serializers.ValidationError as exc:
-            detalle = exc.detail if isinstance(exc.detail, dict) else {"__all__": exc.detail}
-            raise serializers.ValidationError({**detalle, **errores}) from None
+        for nombre, campo in self.fields.items():
+            if nombre in data and not campo.read_only:
+                problema = _tipo_incorrecto(campo, data[nombre])
+                if problema:
+                    errores[nombre] = [problema]
         if errores:
             raise serializers.ValidationError(errores)
-        return valor
+        return super().to_internal_value(data)

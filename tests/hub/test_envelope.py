@@ -154,3 +154,20 @@ def test_pages_with_a_session_still_require_the_csrf_token():
     estricto = Client(enforce_csrf_checks=True)
     r = estricto.post("/cuentas/login/", {"username": "x", "password": "y"})
     assert r.status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("cuerpo", "campo"),
+    [
+        ({"nombre": 123, "edad": 1}, "nombre"),
+        ({"nombre": "ana", "edad": "1"}, "edad"),
+        ({"nombre": "ana", "edad": True}, "edad"),
+        ({"nombre": "ana", "edad": 1.5}, "edad"),
+        ({"nombre": ["a"], "edad": 1}, "nombre"),
+    ],
+)
+def test_a_value_of_the_wrong_json_type_is_422_even_if_it_could_be_coerced(client, cuerpo, campo):
+    r = client.post("/prueba/api/v1/eco", cuerpo, "application/json")
+    assert _error(r, 422, "DATOS_INVALIDOS")["error"]["campos"] == {
+        campo: [r.json()["error"]["campos"][campo][0]]
+    }
