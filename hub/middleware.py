@@ -6,7 +6,6 @@ import logging
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import CsrfViewMiddleware
 
 from hub import respuestas
 from hub.ip import ip_cliente
@@ -78,14 +77,17 @@ class PrimeraLineaMiddleware:
         return respuestas.error(500)
 
 
-class CsrfSalvoApiMiddleware(CsrfViewMiddleware):
-    """CSRF for pages with a session; /api/ paths use no cookies, so a token cannot protect them.
+def api_sin_csrf(get_response):
+    """Mark /api/ requests exempt from CSRF before Django's CsrfViewMiddleware sees them.
 
-    Without this, a real client POSTing to an API path would get Django's HTML 403 page instead of
-    the envelope (the test client skips CSRF and would hide it).
+    API paths use no cookies, so a CSRF token cannot protect them; without this a real client
+    POSTing to one would get Django's HTML 403 page instead of the envelope (the test client
+    skips CSRF and would hide it). Pages with a session keep the full protection.
     """
 
-    def process_view(self, request, callback, callback_args, callback_kwargs):
+    def middleware(request: HttpRequest) -> HttpResponse:
         if respuestas.es_ruta_api(request.path):
-            return None
-        return super().process_view(request, callback, callback_args, callback_kwargs)
+            request._dont_enforce_csrf_checks = True
+        return get_response(request)
+
+    return middleware

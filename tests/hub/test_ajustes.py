@@ -35,3 +35,26 @@ def test_production_profile_refuses_the_development_secret_key():
 
 def test_good_values_load():
     assert _settings_con(DEBUG="false", HUB_PROXIES_CONFIABLES="2").returncode == 0
+
+
+def test_check_deploy_passes_with_the_production_variables_of_the_readme(tmp_path):
+    import secrets
+    from pathlib import Path
+
+    raiz = Path(__file__).resolve().parents[2]
+    resultado = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=raiz,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "HUB_PRODUCCION": "true",
+            "SECRET_KEY": secrets.token_urlsafe(60),
+            "ALLOWED_HOSTS": "hub.entidad.gov.co",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'deploy.sqlite3'}",
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert resultado.returncode == 0, resultado.stderr
+    assert "no issues" in resultado.stdout
