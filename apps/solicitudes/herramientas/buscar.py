@@ -1,0 +1,176 @@
+"""buscar_solicitudes: filter the caller's requests (or all they may see) when the number is
+unknown; a count and one page, at a fixed number of queries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
+from apps.solicitudes.herramientas._comun import (
+    ENLACE,
+    ENTERO,
+    ESTADO,
+    FECHA,
+    PERMISOS_SOLICITUDES,
+    TEXTO,
+    fecha,
+    objeto,
+)
+from apps.solicitudes.models import Estado, Solicitud
+from hub.serializadores import Estricto
+from hub.texto import limpiar
+
+PERMISO_TODAS = "solicitudes.ver_todas"
+
+
+class ArgsBuscarSolicitudes(Estricto):
+    texto = serializers.CharField(
+        max_length=120,
+        required=False,
+        allow_blank=True,
+        help_text="Parte del número de radicado o del resumen (sin distinguir tildes).",
+    )
+    estado = serializers.ChoiceField(
+        choices=list(Estado.values), required=False, help_text="Estado de la solicitud."
+    )
+    tipo = serializers.CharField(
+        max_length=80,
+        required=False,
+        allow_blank=True,
+        help_text="Código o parte del nombre del tipo de solicitud.",
+    )
+    desde = serializers.DateField(
+        required=False, help_text="Radicadas desde este día, incluido (YYYY-MM-DD)."
+    )
+    hasta = serializers.DateField(
+        required=False, help_text="Radicadas hasta este día, incluido (YYYY-MM-DD)."
+    )
+    alcance = serializers.ChoiceField(
+        choices=["mias", "todas"],
+        default="mias",
+        help_text=(
+            "mias: las que usted radicó; todas: todas las que puede ver (exige el permiso "
+            "solicitudes.ver_todas)."
+        ),
+    )
+    limite = serializers.IntegerField(
+        min_value=1, max_value=30, default=10, help_text="Cuántas solicitudes mostrar."
+    )
+
+    def validate_texto(self, valor: str) -> str:
+        return limpiar(valor).strip()
+
+    def validate_tipo(self, valor: str) -> str:
+        return limpiar(valor).strip()
+
+    def validate(self, attrs):
+        desde, hasta = attrs.get("desde"), attrs.get("hasta")
+        if desde and hasta and desde > hasta:
+            raise serializers.ValidationError({"hasta": ["Debe ser igual o posterior a desde."]})
+        return attrs
+
+
+ITEM_SOLICITUD = objeto(
+    {
+        "numero_radicado": {"type": ["string", "null"]},
+        "id_solicitud": {"type": "integer"},
+        "enlace": ENLACE,
+        "tipo": TEXTO,
+        "estado": ESTADO,
+        "etapa_actual": TEXTO,
+        "resumen": TEXTO,
+        "fecha_radicacion": FECHA,
+        "fecha_actualizacion": FECHA,
+    }
+)
+SALIDA_BUSCAR_SOLICITUDES: dict[str, Any] = objeto(
+    {
+        "alcance": {"type": "string", "enum": ["mias", "todas"]},
+        "total": ENTERO,
+        "mostradas": {"type": "integer", "minimum": 0, "maximum": 30},
+        "solicitudes": {"type": "array", "maxItems": 30, "items": ITEM_SOLICITUD},
+    }
+)
+
+
+def _item(s: Solicitud) -> dict[str, Any]:
+    return {
+        "numero_radicado": s.numero_radicado,
+        "id_solicitud": s.pk,
+        "enlace": s.enlace,
+        "tipo": limpiar(s.tipo.nombre),
+        "estado": s.estado,
+        "etapa_actual": limpiar(s.nombre_etapa_actual),
+        "resumen": limpiar(s.resumen),
+        # A draft has no filing date yet: its creation stands in (as in estado_solicitud).
+        "fecha_radicacion": fecha(s.fecha_radicacion or s.creada_en),
+        "fecha_actualizacion": fecha(s.fecha_actualizacion),
+    }
+
+
+def _filtradas(llamada: Llamada, datos: dict[str, Any]):
+    usuario = llamada.usuario
+    if datos["alcance"] == "todas":
+        # With ver_todas, visibles_para is everything filed (other people's drafts excluded).
+        qs = Solicitud.objects.visibles_para(usuario)
+    else:
+        # The filer always sees what they filed: no need for the (costlier) visibility union.
+        qs = Solicitud.objects.del_solicitante(usuario)
+    if datos.get("texto"):
+        qs = qs.buscar(datos["texto"])
+    if datos.get("tipo"):
+        qs = qs.del_tipo(datos["tipo"])
+    if datos.get("estado"):
+        qs = qs.con_estado(datos["estado"])
+    if datos.get("desde") or datos.get("hasta"):
+        qs = qs.radicadas_entre(datos.get("desde"), datos.get("hasta"))
+    return qs
+
+
+def _resumen(estructura: dict[str, Any]) -> str:
+    donde = "radicadas por usted" if estructura["alcance"] == "mias" else "que usted puede ver"
+    total, mostradas = estructura["total"], estructura["mostradas"]
+    if total == 0:
+        return f"No hay solicitudes {donde} con esos criterios."
+    lineas = "; ".join(
+        f"{i['numero_radicado'] or 'borrador #' + str(i['id_solicitud'])} ({i['estado']}, "
+        f"{i['tipo']}): {i['resumen']}"
+        for i in estructura["solicitudes"]
+    )
+    parcial = f", se muestran las {mostradas} más recientes" if total > mostradas else ""
+    return f"{total} solicitud(es) {donde}{parcial}: {lineas}."
+
+
+@herramienta(
+    nombre="buscar_solicitudes",
+    titulo="Buscar solicitudes",
+    descripcion=(
+        "Filtra solicitudes (radicados) cuando no se conoce el número exacto: por texto del "
+        "número o del resumen, estado, tipo y fechas de radicación. alcance=mias (por defecto) "
+        "son las que la persona radicó; alcance=todas, todas las que puede ver (exige "
+        "solicitudes.ver_todas). Devuelve el total y las más recientes primero, con su enlace."
+    ),
+    acceso=Acceso.USUARIO,
+    permisos=PERMISOS_SOLICITUDES,
+    argumentos=ArgsBuscarSolicitudes,
+    salida=SALIDA_BUSCAR_SOLICITUDES,
+)
+def buscar_solicitudes(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
+    if datos["alcance"] == "todas" and not llamada.usuario.has_perm(PERMISO_TODAS):
+        raise ErrorHerramienta(
+            "SIN_PERMISO",
+            "alcance=todas exige el permiso solicitudes.ver_todas; use alcance=mias.",
+        )
+    qs = _filtradas(llamada, datos)
+    total = qs.count()
+    pagina = qs.para_listado()[: datos["limite"]]
+    solicitudes = [_item(s) for s in pagina]
+    estructura = {
+        "alcance": datos["alcance"],
+        "total": total,
+        "mostradas": len(solicitudes),
+        "solicitudes": solicitudes,
+    }
+    return Resultado(_resumen(estructura), estructura)
