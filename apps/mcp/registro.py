@@ -6,6 +6,7 @@ imports every such module, the way the admin discovers `admin.py`.
 
 from __future__ import annotations
 
+import copy
 import enum
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -241,8 +242,18 @@ def _tipo_de(valores: list[Any]) -> str:
 
 
 def esquema_de_campo(campo: serializers.Field) -> dict[str, Any]:
-    """The JSON Schema of one DRF field (the subset the tools use)."""
+    """The JSON Schema of one DRF field (the subset the tools use).
+
+    A field may declare `esquema_json` for what its class cannot say (a value of several types,
+    a pattern); its own validation must then enforce exactly that schema.
+    """
     esquema: dict[str, Any]
+    propio = getattr(campo, "esquema_json", None)
+    if propio is not None:
+        esquema = copy.deepcopy(propio)
+        if campo.help_text:
+            esquema["description"] = str(campo.help_text)
+        return esquema
     if isinstance(campo, serializers.BaseSerializer):
         hijo = getattr(campo, "child", None)
         if isinstance(campo, serializers.ListSerializer) and hijo is not None:

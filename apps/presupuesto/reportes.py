@@ -1,17 +1,21 @@
 """Custom budget report definitions (the `ficha` of reporte_preparar): catalog, validation, preview.
 
 A ficha names a source (`cdp`, `rp`, `paa`), a title, filters `{campo, op, valor}` and a format
-(`xlsx`, `csv`). Only catalogued fields and operators are accepted, so a ficha can never reach
-a column or lookup the catalog does not list. Rows are always the user's visible ones.
+(`xlsx`, `csv`), optionally the columns to include and the sort order. Only catalogued fields
+and operators are accepted, so a ficha can never reach a column or lookup the catalog does not
+list. Rows are always the user's visible ones.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+import simplejson
 from django.db.models import Model, Q, QuerySet
 
 from apps.presupuesto.estados import EstadoCdp, EstadoLinea, EstadoRp
@@ -22,6 +26,10 @@ MAX_FILTROS = 10
 MAX_VALORES = 50
 MAX_MUESTRA = 5
 FORMATOS = ("xlsx", "csv")
+MAX_ORDEN = 3
+CLAVES_FICHA = ("fuente", "titulo", "filtros", "formato", "columnas", "orden")
+# The report builder page (outside this service) reads the ficha from this address.
+RUTA_CONSTRUCTOR = "/presupuesto/reportes/constructor"
 
 
 @dataclass(frozen=True)
@@ -131,10 +139,12 @@ class Ficha:
     titulo: str
     formato: str
     filtros: list[dict[str, Any]] = field(default_factory=list)
+    columnas: list[str] | None = None  # None: every catalogued column
+    orden: list[str] | None = None  # `campo` or `-campo`; None: the source's default order
 
     def como_dict(self) -> dict:
         """The normalized definition (what a report builder is prefilled with)."""
-        return {
+        definicion = {
             "fuente": self.fuente,
             "titulo": self.titulo,
             "formato": self.formato,
@@ -143,6 +153,11 @@ class Ficha:
                 for f in self.filtros
             ],
         }
+        if self.columnas is not None:
+            definicion["columnas"] = list(self.columnas)
+        if self.orden is not None:
+            definicion["orden"] = list(self.orden)
+        return definicion
 
 
 def _a_json(valor):
@@ -189,7 +204,7 @@ def validar_ficha(ficha: Any) -> Ficha:
     if not isinstance(ficha, dict):
         raise FichaInvalida({"ficha": ["Debe ser un objeto."]})
     errores: dict[str, list[str]] = {}
-    desconocidos = set(ficha) - {"fuente", "titulo", "filtros", "formato"}
+    desconocidos = set(ficha) - set(CLAVES_FICHA)
     for nombre in sorted(desconocidos):
         errores[f"ficha.{nombre}"] = ["Campo no permitido."]
     fuente = ficha.get("fuente")
@@ -217,9 +232,55 @@ def validar_ficha(ficha: Any) -> Ficha:
         except FichaInvalida as exc:
             for clave, problemas in exc.campos.items():
                 errores[f"{ruta}.{clave}" if clave else ruta] = problemas
+    columnas = orden = None
+    if fuente in FUENTES:
+        columnas = _validar_columnas(FUENTES[fuente], ficha.get("columnas"), errores)
+        orden = _validar_orden(FUENTES[fuente], ficha.get("orden"), errores)
     if errores:
         raise FichaInvalida(errores)
-    return Ficha(fuente, limpiar(titulo).strip(), formato, filtros)
+    return Ficha(fuente, limpiar(titulo).strip(), formato, filtros, columnas, orden)
+
+
+def _validar_columnas(fuente: Fuente, crudas: Any, errores: dict) -> list[str] | None:
+    """Catalogued columns, each once, in the order given (None: all of them)."""
+    if crudas is None:
+        return None
+    if not isinstance(crudas, list) or not 1 <= len(crudas) <= len(fuente.campos):
+        errores["ficha.columnas"] = [
+            f"Debe ser una lista de 1 a {len(fuente.campos)} campos del catálogo."
+        ]
+        return None
+    vistas: set[str] = set()
+    for i, nombre in enumerate(crudas):
+        if not isinstance(nombre, str) or nombre not in fuente.campos:
+            errores[f"ficha.columnas.{i}"] = [f"Campos permitidos: {', '.join(fuente.campos)}."]
+        elif nombre in vistas:
+            errores[f"ficha.columnas.{i}"] = ["Columna repetida."]
+        else:
+            vistas.add(nombre)
+    return list(crudas)
+
+
+def _validar_orden(fuente: Fuente, crudo: Any, errores: dict) -> list[str] | None:
+    """Up to MAX_ORDEN catalogued fields, `-` in front for descending order."""
+    if crudo is None:
+        return None
+    if not isinstance(crudo, list) or not 1 <= len(crudo) <= MAX_ORDEN:
+        errores["ficha.orden"] = [f"Debe ser una lista de 1 a {MAX_ORDEN} campos."]
+        return None
+    vistos: set[str] = set()
+    for i, clave in enumerate(crudo):
+        nombre = clave[1:] if isinstance(clave, str) and clave.startswith("-") else clave
+        if not isinstance(nombre, str) or nombre not in fuente.campos:
+            errores[f"ficha.orden.{i}"] = [
+                f"Un campo del catálogo, con - delante para orden descendente: "
+                f"{', '.join(fuente.campos)}."
+            ]
+        elif nombre in vistos:
+            errores[f"ficha.orden.{i}"] = ["Campo repetido."]
+        else:
+            vistos.add(nombre)
+    return list(crudo)
 
 
 def _validar_filtro(fuente: Fuente, crudo: Any) -> dict:
@@ -272,7 +333,12 @@ def filas(user, ficha: Ficha) -> QuerySet:
     qs = fuente.modelo.objects.visibles_para(user)
     for filtro in ficha.filtros:
         qs = qs.filter(_condicion(fuente.campos[filtro["campo"]], filtro["op"], filtro["valor"]))
-    return qs.order_by(*fuente.orden)
+    orden = [
+        f"-{fuente.campos[c[1:]].ruta}" if c.startswith("-") else fuente.campos[c].ruta
+        for c in ficha.orden or []
+    ]
+    # The source's own order breaks ties, so the sample is stable.
+    return qs.order_by(*orden, *fuente.orden)
 
 
 def preparar(user, ficha_cruda: Any) -> dict:
@@ -280,13 +346,14 @@ def preparar(user, ficha_cruda: Any) -> dict:
     ficha = validar_ficha(ficha_cruda)
     fuente = FUENTES[ficha.fuente]
     qs = filas(user, ficha)
-    rutas = {nombre: c.ruta for nombre, c in fuente.campos.items()}
+    nombres = ficha.columnas or list(fuente.campos)
+    rutas = {nombre: fuente.campos[nombre].ruta for nombre in nombres}
     muestra = []
-    for fila in qs.values(*rutas.values())[:MAX_MUESTRA]:
+    for fila in qs.values(*set(rutas.values()))[:MAX_MUESTRA]:
         muestra.append({nombre: _celda(fila[ruta]) for nombre, ruta in rutas.items()})
     return {
         "ficha": ficha.como_dict(),
-        "columnas": [{"campo": n, "etiqueta": c.etiqueta} for n, c in fuente.campos.items()],
+        "columnas": [{"campo": n, "etiqueta": fuente.campos[n].etiqueta} for n in nombres],
         "total_filas": qs.count(),
         "muestra": muestra,
     }
@@ -298,3 +365,34 @@ def _celda(valor):
     if isinstance(valor, str):
         return limpiar(valor)
     return valor
+
+
+# --- the link to the report builder -----------------------------------------------------------
+
+
+def ficha_canonica(definicion: dict) -> bytes:
+    """A normalized definition (`Ficha.como_dict()`) as canonical JSON: sorted keys, no spaces,
+    exact decimals."""
+    return simplejson.dumps(
+        definicion,
+        use_decimal=True,
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    ).encode("utf-8")
+
+
+def enlace_constructor(definicion: dict) -> str:
+    """`/presupuesto/reportes/constructor?ficha=<base64url of the canonical JSON, unpadded>`."""
+    codigo = base64.urlsafe_b64encode(ficha_canonica(definicion)).rstrip(b"=").decode("ascii")
+    return f"{RUTA_CONSTRUCTOR}?ficha={codigo}"
+
+
+def ficha_de_enlace(codigo: str) -> Ficha:
+    """The builder's side: decode the `ficha` parameter and validate it again (never trust it)."""
+    try:
+        crudo = base64.urlsafe_b64decode(codigo + "=" * (-len(codigo) % 4))
+        definicion = simplejson.loads(crudo.decode("utf-8"), use_decimal=True)
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise FichaInvalida({"ficha": ["El enlace no contiene una definición legible."]}) from None
+    return validar_ficha(definicion)

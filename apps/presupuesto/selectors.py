@@ -25,6 +25,7 @@ UMBRAL_VERDE = Decimal("30")  # 30 % or more still available
 UMBRAL_AMARILLO = Decimal("10")  # from 10 % up to 30 %; below 10 % (or nothing assigned): rojo
 MAX_COINCIDENCIAS = 10
 MAX_MAYORES = 5
+CENTAVO = Decimal("0.01")
 
 
 class FiltroInvalido(LookupError):
@@ -41,6 +42,15 @@ class FiltroInvalido(LookupError):
 def _sin_coincidencias(campo: str, texto: str) -> FiltroInvalido:
     nombre = "proyecto" if campo == "proyecto" else "área"
     return FiltroInvalido(campo, texto, f"Ningún {nombre} visible coincide con «{texto}».")
+
+
+def suma(valor: Decimal | None) -> Decimal:
+    """An aggregated amount with exactly two decimals (0.00 for an empty group).
+
+    SQLite returns SUM over decimals as a float with 15 significant digits (200000.100000000);
+    quantizing gives back the stored cents on every database.
+    """
+    return (valor or CERO).quantize(CENTAVO, rounding=ROUND_HALF_UP)
 
 
 def vigencia_activa() -> Vigencia | None:
@@ -245,26 +255,26 @@ def _consolidar(asig, lin, cdp, rp) -> _Consolidado:
     """Four GROUP BY queries (assignments, PAA lines, CDP, RP) folded into cells."""
     datos = _Consolidado()
     for fila in _valores(asig, "proyecto", "area").annotate(total=Sum("valor")):
-        datos.celda(fila, "proyecto", "area").asignado += fila["total"] or CERO
+        datos.celda(fila, "proyecto", "area").asignado += suma(fila["total"])
     filas = _valores(lin, "proyecto", "area", "estado").annotate(
         cantidad=Count("id"), total=Sum("valor_estimado")
     )
     for fila in filas:
         celda = datos.celda(fila, "proyecto", "area")
-        total = fila["total"] or CERO
+        total = suma(fila["total"])
         if fila["estado"] in estados.LINEAS_PROGRAMADAS:
             celda.programado += total
         cantidad, valor = datos.lineas.get(fila["estado"], (0, CERO))
         datos.lineas[fila["estado"]] = (cantidad + fila["cantidad"], valor + total)
     for fila in _valores(cdp, "proyecto", "area").annotate(total=Sum("valor_actual")):
-        datos.celda(fila, "proyecto", "area").certificado += fila["total"] or CERO
+        datos.celda(fila, "proyecto", "area").certificado += suma(fila["total"])
     filas = _valores(rp, "cdp__proyecto", "cdp__area").annotate(
         total=Sum("valor_actual"), obligado=Sum("obligado")
     )
     for fila in filas:
         celda = datos.celda(fila, "cdp__proyecto", "cdp__area")
-        celda.comprometido += fila["total"] or CERO
-        celda.obligado += fila["obligado"] or CERO
+        celda.comprometido += suma(fila["total"])
+        celda.obligado += suma(fila["obligado"])
     return datos
 
 
@@ -351,7 +361,7 @@ def _detalle_proyecto(user, proyecto: dict, areas: list[Area] | None) -> dict:
         .annotate(lineas=Count("id"), total=Sum("valor_estimado"))
     }
     certificado = {
-        f["linea_paa__actividad_id"]: f["total"]
+        f["linea_paa__actividad_id"]: suma(f["total"])
         for f in cdp.values("linea_paa__actividad_id")
         .order_by()
         .annotate(total=Sum("valor_actual"))
@@ -371,7 +381,7 @@ def _detalle_proyecto(user, proyecto: dict, areas: list[Area] | None) -> dict:
             {
                 **actividad,
                 "lineas_paa": prog.get("lineas", 0),
-                "programado": prog.get("total") or CERO,
+                "programado": suma(prog.get("total")),
                 "certificado": cert,
             }
         )
@@ -425,7 +435,7 @@ def _por_estado(qs: QuerySet, choices) -> list[dict]:
             "estado": e.value,
             "estado_visible": e.label,
             "cantidad": filas.get(e.value, {}).get("cantidad", 0),
-            "valor_actual": filas.get(e.value, {}).get("total") or CERO,
+            "valor_actual": suma(filas.get(e.value, {}).get("total")),
         }
         for e in choices
     ]
@@ -441,7 +451,7 @@ def paa_mes(user, mes: datetime.date, area: str | Area | None = None) -> dict:
     if areas is not None:
         lin = lin.filter(area__in=[a.pk for a in areas])
     por_estado = {
-        f["estado"]: (f["cantidad"], f["total"] or CERO)
+        f["estado"]: (f["cantidad"], suma(f["total"]))
         for f in lin.values("estado")
         .order_by()
         .annotate(cantidad=Count("id"), total=Sum("valor_estimado"))
@@ -453,7 +463,7 @@ def paa_mes(user, mes: datetime.date, area: str | Area | None = None) -> dict:
             "sigla": f["area__sigla"],
             "nombre": f["area__nombre"],
             "cantidad": f["cantidad"],
-            "valor": f["total"] or CERO,
+            "valor": suma(f["total"]),
         }
         for f in vivas.values("area_id", "area__sigla", "area__nombre")
         .order_by("area__sigla")
