@@ -225,7 +225,8 @@ if not DEBUG:
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
 
-if _bool("HUB_PRODUCCION", False):
+HUB_PRODUCCION = _bool("HUB_PRODUCCION", False)
+if HUB_PRODUCCION:
     if SECRET_KEY == _DEV_SECRET or len(SECRET_KEY) < 50:
         raise ImproperlyConfigured("HUB_PRODUCCION needs a strong SECRET_KEY (50+ characters).")
     SECURE_SSL_REDIRECT = _bool("HUB_SSL_REDIRECT", True)

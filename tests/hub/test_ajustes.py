@@ -58,3 +58,11 @@ def test_check_deploy_passes_with_the_production_variables_of_the_readme(tmp_pat
     )
     assert resultado.returncode == 0, resultado.stderr
     assert "no issues" in resultado.stdout
+
+
+def test_demo_data_refuses_to_run_in_production(settings):
+    from django.core.management import CommandError, call_command
+
+    settings.HUB_PRODUCCION = True
+    with pytest.raises(CommandError, match="HUB_PRODUCCION"):
+        call_command("demo_data")

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from django.apps import apps
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from hub.demo import ContextoDemo
@@ -25,6 +26,9 @@ class Command(BaseCommand):
     def handle(self, *args, escala: int, salida: str | None, resumen: bool, base: str, **kw):
         if escala < 1:
             raise CommandError("--escala debe ser al menos 1")
+        if settings.HUB_PRODUCCION:
+            # Demo secrets are derived from the key and printed: never in production.
+            raise CommandError("demo_data no se ejecuta con HUB_PRODUCCION activo.")
         ctx = ContextoDemo(escala=escala, base=base.rstrip("/"))
         inicio = time.monotonic()
         for config in apps.get_app_configs():
