@@ -22,48 +22,47 @@ class ArgsBuscarDocumento(Estricto):
 
 
 _TEXTO = {"type": "string"}
+ITEM_DOCUMENTO: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "uid": _TEXTO,
+        "codigo_publicado": _TEXTO,
+        "codigos_anteriores": {"type": "array", "items": _TEXTO},
+        "titulo": _TEXTO,
+        "version": _TEXTO,
+        "tipo": _TEXTO,
+        "proceso": _TEXTO,
+        "estado": {"type": "string", "const": "publicado"},
+        "fecha_publicacion": {"type": "string", "format": "date"},
+    },
+    "required": [
+        "id",
+        "uid",
+        "codigo_publicado",
+        "codigos_anteriores",
+        "titulo",
+        "version",
+        "tipo",
+        "proceso",
+        "estado",
+        "fecha_publicacion",
+    ],
+    "additionalProperties": False,
+}
+
 SALIDA_BUSCAR_DOCUMENTO: dict[str, Any] = {
     "type": "object",
     "properties": {
         "texto": _TEXTO,
         "total": {"type": "integer", "minimum": 0},
-        "documentos": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "id": {"type": "integer"},
-                    "uid": _TEXTO,
-                    "codigo_publicado": _TEXTO,
-                    "codigos_anteriores": {"type": "array", "items": _TEXTO},
-                    "titulo": _TEXTO,
-                    "version": _TEXTO,
-                    "tipo": _TEXTO,
-                    "proceso": _TEXTO,
-                    "estado": {"type": "string", "const": "publicado"},
-                    "fecha_publicacion": {"type": "string", "format": "date"},
-                },
-                "required": [
-                    "id",
-                    "uid",
-                    "codigo_publicado",
-                    "codigos_anteriores",
-                    "titulo",
-                    "version",
-                    "tipo",
-                    "proceso",
-                    "estado",
-                    "fecha_publicacion",
-                ],
-                "additionalProperties": False,
-            },
-        },
+        "documentos": {"type": "array", "items": ITEM_DOCUMENTO},
     },
     "required": ["texto", "total", "documentos"],
 }
 
 
-def _limpio(item: dict[str, Any]) -> dict[str, Any]:
+def documento_limpio(item: dict[str, Any]) -> dict[str, Any]:
     """Titles and codes were written by people: data, with invisible characters removed."""
     return {
         **item,
@@ -89,7 +88,7 @@ def _limpio(item: dict[str, Any]) -> dict[str, Any]:
 )
 def buscar_documento(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
     resultado = buscar_documentos(texto=datos["texto"], limite=datos["limite"])
-    documentos = [_limpio(d) for d in resultado["documentos"]]
+    documentos = [documento_limpio(d) for d in resultado["documentos"]]
     total = resultado["total"]
     estructura = {"texto": datos["texto"], "total": total, "documentos": documentos}
     if not documentos:

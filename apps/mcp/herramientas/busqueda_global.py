@@ -13,9 +13,11 @@ from django.db.models import Q
 from django.utils import timezone
 from rest_framework import serializers
 
+from apps.calidad.herramientas import ITEM_DOCUMENTO, documento_limpio
 from apps.calidad.selectors import buscar_documentos
 from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
 from apps.presupuesto import selectors as presupuesto
+from apps.solicitudes.herramientas.buscar import ITEM_SOLICITUD
 from apps.solicitudes.models import Estado, Solicitud
 from hub.serializadores import Estricto
 from hub.texto import limpiar
@@ -99,7 +101,6 @@ class ArgsBusquedaGlobal(Estricto):
 _TEXTO = {"type": "string"}
 _TEXTO_O_NULO = {"type": ["string", "null"]}
 _NUMERO = {"type": "number"}
-_FECHA_HORA = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$"}
 
 
 def _ambito(item: dict[str, Any]) -> dict[str, Any]:
@@ -116,61 +117,15 @@ def _ambito(item: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-_ITEM_SOLICITUD = {
-    "type": "object",
-    "properties": {
-        "numero_radicado": _TEXTO_O_NULO,
-        "id_solicitud": {"type": "integer"},
-        "enlace": {"type": "string", "pattern": r"^/solicitudes/\d+$"},
-        "tipo": _TEXTO,
-        "estado": {"type": "string", "enum": list(Estado.values)},
-        "etapa_actual": _TEXTO,
-        "resumen": _TEXTO,
-        "fecha_radicacion": _FECHA_HORA,
-        "fecha_actualizacion": _FECHA_HORA,
-    },
-    "required": [
-        "numero_radicado",
-        "id_solicitud",
-        "enlace",
-        "tipo",
-        "estado",
-        "etapa_actual",
-        "resumen",
-        "fecha_radicacion",
-        "fecha_actualizacion",
-    ],
-    "additionalProperties": False,
-}
+# The items are those of buscar_solicitudes and buscar_documento, declared once there.
+_ITEM_SOLICITUD = ITEM_SOLICITUD
 _ITEM_DOCUMENTO = {
-    "type": "object",
+    **ITEM_DOCUMENTO,
     "properties": {
-        "id": {"type": "integer"},
-        "uid": _TEXTO,
-        "codigo_publicado": _TEXTO,
-        "codigos_anteriores": {"type": "array", "items": _TEXTO},
-        "titulo": _TEXTO,
-        "version": _TEXTO,
-        "tipo": _TEXTO,
-        "proceso": _TEXTO,
-        "estado": {"type": "string", "const": "publicado"},
-        "fecha_publicacion": {"type": "string", "format": "date"},
+        **ITEM_DOCUMENTO["properties"],
         "enlace": {"type": "string", "pattern": r"^/calidad/documentos/\w+$"},
     },
-    "required": [
-        "id",
-        "uid",
-        "codigo_publicado",
-        "codigos_anteriores",
-        "titulo",
-        "version",
-        "tipo",
-        "proceso",
-        "estado",
-        "fecha_publicacion",
-        "enlace",
-    ],
-    "additionalProperties": False,
+    "required": [*ITEM_DOCUMENTO["required"], "enlace"],
 }
 _ITEM_PRESUPUESTO = {
     "type": "object",
@@ -269,11 +224,7 @@ def _documentos(datos: dict[str, Any]) -> dict[str, Any]:
     campos = _ITEM_DOCUMENTO["properties"]
     resultados = [
         {
-            **{k: v for k, v in d.items() if k in campos},
-            "codigo_publicado": limpiar(d["codigo_publicado"]),
-            "codigos_anteriores": [limpiar(str(c)) for c in d["codigos_anteriores"]],
-            "titulo": limpiar(d["titulo"]),
-            "proceso": limpiar(d["proceso"]),
+            **{k: v for k, v in documento_limpio(d).items() if k in campos},
             "enlace": f"/calidad/documentos/{d['uid']}",
         }
         for d in encontrados["documentos"]
