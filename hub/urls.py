@@ -29,6 +29,7 @@ urlpatterns = [
     path("solicitudes/", include("apps.solicitudes.urls")),
     path("mcp/", include("apps.mcp.urls")),
     path("notificaciones/", include("apps.notificaciones.urls")),
+    path("salud/", include("hub.salud")),
     *[path(f"{s}/api/v1/ping", vista_ping(s), name=f"ping-{s}") for s in SERVICIOS],
     re_path(r"^(?P<resto>(?:[\w-]+/)?api(?:/.*)?)$", no_encontrado),
 ]

@@ -1,0 +1,62 @@
+"""Gunicorn settings for production: `gunicorn -c gunicorn.conf.py hub.wsgi`.
+
+Everything that varies per host comes from the environment; the rest is fixed here on purpose.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+
+def _entero(nombre: str, defecto: int) -> int:
+    """A positive whole number from the environment; a typo stops the start with a clear message."""
+    crudo = os.environ.get(nombre, "").strip()
+    if not crudo:
+        return defecto
+    try:
+        valor = int(crudo)
+    except ValueError:
+        raise SystemExit(f"{nombre}={crudo!r} no es un número entero.") from None
+    if valor < 1:
+        raise SystemExit(f"{nombre}={valor} debe ser al menos 1.")
+    return valor
+
+
+def _direcciones() -> list[str]:
+    """HUB_BIND (comma-separated) wins; else 0.0.0.0:$PORT; else 0.0.0.0:8000."""
+    hub_bind = os.environ.get("HUB_BIND", "").strip()
+    if hub_bind:
+        return [d.strip() for d in hub_bind.split(",") if d.strip()]
+    return [f"0.0.0.0:{_entero('PORT', 8000)}"]
+
+
+bind = _direcciones()
+workers = _entero("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1)
+# Sync workers: the views are short and blocking (ORM), and the MCP endpoint is stateless.
+worker_class = "sync"
+timeout = 30
+graceful_timeout = 30
+keepalive = 5
+
+# Recycle workers now and then (bounded memory growth); the jitter keeps them from all
+# restarting at once.
+max_requests = 1000
+max_requests_jitter = 100
+
+# Request line and headers: gunicorn's hard limits, stated so nobody raises them by accident.
+limit_request_line = 8190
+limit_request_fields = 100
+limit_request_field_size = 8190
+
+# Access log on stdout. %(U)s is the path WITHOUT the query string, and the Referer is left out
+# (it is a whole URL, query included): nothing that could carry a secret reaches the log.
+accesslog = "-"
+errorlog = "-"
+access_log_format = (
+    '%(h)s "%({x-forwarded-for}i)s" %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"'
+)
+
+# Which proxy addresses may set X-Forwarded-Proto/-For for gunicorn (comma-separated, or "*"
+# only when the network guarantees that nothing else reaches the port).
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
