@@ -41,7 +41,9 @@ class PrimeraLineaMiddleware:
                 )
 
         uso = None
-        if not request.path.startswith(("/static/", "/favicon.ico")):
+        # /salud/ is exempt: a probe must answer even with the database down, and probes from a load
+        # balancer would otherwise count against its single IP.
+        if not request.path.startswith(("/static/", "/favicon.ico", "/salud/")):
             limite = Limites.cargar().global_por_minuto
             try:
                 uso = contar(grupo="global", clave=ip_cliente(request), limite=limite, ventana=60)

@@ -183,7 +183,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_RENDERER_CLASSES": ["hub.respuestas.RenderizadorJSON"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["hub.parsers.ParserJSON"],
     "EXCEPTION_HANDLER": "hub.respuestas.manejar_excepcion_drf",
 }
 
@@ -215,7 +215,9 @@ LOGGING = {
     "formatters": {"simple": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "simple"}},
     "root": {"handlers": ["console"], "level": os.environ.get("HUB_LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    # django.template at DEBUG logs whole template contexts: a page that shows a secret once
+    # (a new API key or token) must never reach a log, whatever HUB_LOG_LEVEL says.
+    "loggers": {"django.request": {"level": "ERROR"}, "django.template": {"level": "INFO"}},
 }
 
 if not DEBUG:

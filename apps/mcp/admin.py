@@ -97,6 +97,7 @@ class ClaveApiAdmin(admin.ModelAdmin):
             "clave": obj,
             "secreto": secreto,
             "title": "Clave de API creada",
+            "subtitle": None,  # every variable the admin base uses is set: none is logged
         }
         response = TemplateResponse(request, "mcp/admin/clave_creada.html", contexto)
         response["Cache-Control"] = "no-store"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from apps.mcp import secretos
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import RegistroAuditoria
 from hub.texto import recortar
@@ -12,6 +14,10 @@ SECRETOS = frozenset({"token_confirmacion"})
 MAX_TEXTO = 200
 MAX_ELEMENTOS = 30
 MAX_PROFUNDIDAD = 4
+# A key or token pasted into an argument by mistake is still a secret: keep only its prefix.
+_CREDENCIAL = re.compile(
+    rf"({re.escape(secretos.PREFIJO_TOKEN)}|{re.escape(secretos.PREFIJO_CLAVE)})[0-9A-Za-z]{{8,}}"
+)
 
 
 def limpiar_argumentos(valor: Any, profundidad: int = 0) -> Any:
@@ -29,7 +35,7 @@ def limpiar_argumentos(valor: Any, profundidad: int = 0) -> Any:
             return "…"
         return [limpiar_argumentos(v, profundidad + 1) for v in valor[:MAX_ELEMENTOS]]
     if isinstance(valor, str):
-        return recortar(valor, MAX_TEXTO)
+        return recortar(_CREDENCIAL.sub(r"\1[oculto]", valor), MAX_TEXTO)
     if valor is None or isinstance(valor, bool | int | float):
         return valor
     return recortar(str(valor), MAX_TEXTO)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -147,6 +148,14 @@ def _rechazar_constante(valor: str) -> Any:
     raise ValueError(f"constante no válida en JSON: {valor}")
 
 
+def _numero_finito(texto: str) -> float:
+    """1e999999 would be infinity, which no JSON column (nor client) can hold: malformed input."""
+    valor = float(texto)
+    if valor in (math.inf, -math.inf):
+        raise ValueError(f"número fuera de rango: {texto[:20]}")
+    return valor
+
+
 def _respuesta_rpc(cuerpo: dict[str, Any]) -> respuestas.RespuestaJSON:
     return respuestas.RespuestaJSON(cuerpo)
 
@@ -165,7 +174,13 @@ def _mensaje(request: HttpRequest) -> dict[str, Any]:
     """The one JSON-RPC message of the body; ErrorRPC -32700 / -32600 otherwise."""
     try:
         texto = request.body.decode("utf-8")
-        mensaje = json.loads(texto, parse_constant=_rechazar_constante) if texto.strip() else None
+        mensaje = (
+            json.loads(texto, parse_constant=_rechazar_constante, parse_float=_numero_finito)
+            if texto.strip()
+            else None
+        )
+        # Lone surrogates (valid as JSON escapes) cannot be stored nor answered in UTF-8.
+        json.dumps(mensaje, ensure_ascii=False).encode("utf-8")
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ErrorRPC(PARSE_ERROR, "El cuerpo no es JSON válido.") from None
     if mensaje is None and not texto.strip():

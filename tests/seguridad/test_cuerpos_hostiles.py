@@ -1,0 +1,286 @@
+"""Hostile bodies (too large, nested 100000 levels, huge numbers, lone surrogates) are refused
+cleanly by the assistant endpoint and the public contact endpoint: an envelope or a JSON-RPC /
+tool error, never a 500, the process keeps serving, and no domain row is written."""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+
+import pytest
+
+from apps.notificaciones.models import MensajeContacto
+from apps.solicitudes.models import Comentario, Solicitud
+from hub.models import Limites
+from tests.mcp.conftest import URL
+from tests.notificaciones.factories import SitioContactoFactory
+from tests.seguridad import como, mundo
+from tests.solicitudes.factories import tipo_con_etapas
+
+pytestmark = pytest.mark.django_db
+
+CONTACTO = "/notificaciones/api/public/v1/contacto"
+DOS_MB = 2 * 1024 * 1024
+PROFUNDO = [
+    "[" * 100000,
+    "[" * 100000 + "]" * 100000,
+    '{"a":' * 100000 + "1" + "}" * 100000,
+]
+ENORMES = ["1e999999", "-1e999999", "9" * 10000]
+
+
+@pytest.fixture
+def m():
+    datos = mundo()
+    tipo_con_etapas(datos["tipo"].etapas.first().rol, nombre="Mesa Seguridad", es_mesa_ayuda=True)
+    return datos
+
+
+@pytest.fixture
+def portal():
+    Limites.cargar()
+    return SitioContactoFactory(codigo="portal", nombre="Portal", correo_destino="c@entidad.gov.co")
+
+
+def _conteos() -> tuple[int, int, int]:
+    return Comentario.objects.count(), Solicitud.objects.count(), MensajeContacto.objects.count()
+
+
+@contextmanager
+def _nada_escrito():
+    antes = _conteos()
+    yield
+    assert _conteos() == antes
+
+
+def _mcp(client, cuerpo: str | bytes, cabeceras: dict):
+    r = client.post(URL, data=cuerpo, content_type="application/json", headers=cabeceras)
+    assert r.status_code < 500, r.content[:500]
+    return r
+
+
+def _contacto(client, cuerpo: str | bytes):
+    r = client.post(
+        CONTACTO, data=cuerpo, content_type="application/json", REMOTE_ADDR="203.0.113.9"
+    )
+    assert r.status_code < 500, r.content[:500]
+    return r
+
+
+def _sigue_vivo(client, cabeceras) -> None:
+    cuerpo = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "ping"})
+    r = _mcp(client, cuerpo, cabeceras)
+    assert r.json() == {"jsonrpc": "2.0", "id": 9, "result": {}}
+
+
+def _llamada(nombre: str, argumentos_crudos: str) -> str:
+    """A tools/call whose `arguments` object is written by hand (values JSON cannot round-trip)."""
+    params = '{"name":"' + nombre + '","arguments":' + argumentos_crudos + "}"
+    return '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":' + params + "}"
+
+
+def _contacto_crudo(**reemplazos: str) -> str:
+    campos = {
+        "nombre": '"Ana Pérez"',
+        "correo": '"ana@correo.example"',
+        "asunto": '"Consulta sobre un trámite"',
+        "mensaje": '"Quisiera saber cómo radicar un certificado."',
+        "sitio": '"portal"',
+    }
+    campos.update(reemplazos)
+    return "{" + ",".join(f'"{k}":{v}' for k, v in campos.items()) + "}"
+
+
+# --- size --------------------------------------------------------------------------------------
+
+
+def test_a_two_megabyte_body_is_413_on_the_assistant(client, m):
+    cuerpo = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping", "x": "a" * DOS_MB})
+    with _nada_escrito():
+        r = _mcp(client, cuerpo, como(m["duena"]))
+    assert r.status_code == 413
+    assert r.json()["success"] is False
+    assert r.json()["error"]["code"] == "PAYLOAD_DEMASIADO_GRANDE"
+    _sigue_vivo(client, como(m["duena"]))
+
+
+def test_a_two_megabyte_body_is_413_on_the_contact_form(client, portal):
+    cuerpo = _contacto_crudo(mensaje=json.dumps("a" * DOS_MB))
+    with _nada_escrito():
+        r = _contacto(client, cuerpo)
+    assert r.status_code == 413
+    assert r.json()["error"]["code"] == "PAYLOAD_DEMASIADO_GRANDE"
+
+
+# --- depth -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cuerpo", PROFUNDO, ids=["abierto", "cerrado", "objetos"])
+def test_json_nested_100000_levels_is_a_parse_error_on_the_assistant(client, m, cuerpo):
+    cabeceras = como(m["duena"])
+    with _nada_escrito():
+        r = _mcp(client, cuerpo, cabeceras)
+    assert r.status_code == 200
+    assert r.json()["error"]["code"] in (-32700, -32600)
+    _sigue_vivo(client, cabeceras)
+
+
+def test_nested_arguments_within_the_parsers_reach_are_a_tool_error(client, m):
+    cabeceras = como(m["duena"])
+    profundo = "[" * 900 + '"x"' + "]" * 900
+    with _nada_escrito():
+        r = _mcp(
+            client,
+            _llamada("comentar_solicitud", '{"numero_radicado":' + profundo + "}"),
+            cabeceras,
+        )
+    assert r.status_code == 200
+    resultado = r.json()["result"]
+    assert resultado["isError"] is True
+    assert resultado["structuredContent"]["codigo"] == "DATOS_INVALIDOS"
+    _sigue_vivo(client, cabeceras)
+
+
+@pytest.mark.parametrize("cuerpo", PROFUNDO, ids=["abierto", "cerrado", "objetos"])
+def test_json_nested_100000_levels_is_a_400_envelope_on_the_contact_form(client, portal, cuerpo):
+    with _nada_escrito():
+        r = _contacto(client, cuerpo)
+    assert r.status_code == 400
+    assert r.json()["success"] is False
+    assert r.json()["error"]["code"] == "JSON_INVALIDO"
+    # The process still serves the next person.
+    assert _contacto(client, _contacto_crudo()).status_code == 201
+
+
+# --- huge numbers ------------------------------------------------------------------------------
+
+
+def _refusal_limpio(r) -> None:
+    """A JSON-RPC error or a tool error DATOS_INVALIDOS / NO_ENCONTRADO, at HTTP 200."""
+    assert r.status_code == 200, r.content[:500]
+    cuerpo = r.json()
+    if "error" in cuerpo:
+        assert cuerpo["error"]["code"] in (-32700, -32600, -32602)
+    else:
+        assert cuerpo["result"]["isError"] is True
+        assert cuerpo["result"]["structuredContent"]["codigo"] in (
+            "DATOS_INVALIDOS",
+            "NO_ENCONTRADO",
+        )
+
+
+@pytest.mark.parametrize("numero", ENORMES, ids=["infinito", "menos_infinito", "diez_mil_cifras"])
+@pytest.mark.parametrize(
+    "nombre,plantilla",
+    [
+        ("estado_cdp", '{"numero":%s}'),
+        ("estado_solicitud", '{"numero_radicado":%s}'),
+        ("comentar_solicitud", '{"numero_radicado":"SOL-2026-000001","comentario":%s}'),
+        (
+            "radicar_mesa_ayuda",
+            '{"asunto":"No abre el tablero","descripcion":"El tablero no abre hoy.","modulo":"x",'
+            '"severidad":%s}',
+        ),
+    ],
+)
+def test_huge_numbers_in_arguments_are_refused_cleanly(client, m, nombre, plantilla, numero):
+    cabeceras = como(m["duena"])
+    with _nada_escrito():
+        r = _mcp(client, _llamada(nombre, plantilla.replace("%s", numero)), cabeceras)
+    _refusal_limpio(r)
+    _sigue_vivo(client, cabeceras)
+
+
+@pytest.mark.parametrize("numero", ENORMES, ids=["infinito", "menos_infinito", "diez_mil_cifras"])
+def test_a_huge_number_as_the_json_rpc_id_is_an_invalid_request(client, m, numero):
+    cuerpo = '{"jsonrpc":"2.0","id":' + numero + ',"method":"ping"}'
+    r = _mcp(client, cuerpo, como(m["duena"]))
+    assert r.status_code == 200
+    assert r.json()["error"]["code"] in (-32700, -32600)
+
+
+@pytest.mark.parametrize("numero", ENORMES, ids=["infinito", "menos_infinito", "diez_mil_cifras"])
+@pytest.mark.parametrize("campo", ["nombre", "correo", "asunto", "mensaje", "sitio"])
+def test_huge_numbers_in_the_contact_form_are_refused(client, portal, campo, numero):
+    with _nada_escrito():
+        r = _contacto(client, _contacto_crudo(**{campo: numero}))
+    assert r.status_code in (400, 422), r.content
+    codigo = r.json()["error"]["code"]
+    assert codigo == ("JSON_INVALIDO" if r.status_code == 400 else "DATOS_INVALIDOS")
+    if r.status_code == 422:
+        assert list(r.json()["error"]["campos"]) == [campo]
+
+
+# --- lone surrogates ---------------------------------------------------------------------------
+
+
+def _rechazo_de_datos(r) -> None:
+    """Refused as bad data: a parse error for the whole message or the tool's DATOS_INVALIDOS."""
+    assert r.status_code == 200, r.content[:500]
+    cuerpo = r.json()
+    if "error" in cuerpo:
+        assert cuerpo["error"]["code"] == -32700
+    else:
+        assert cuerpo["result"]["isError"] is True
+        assert cuerpo["result"]["structuredContent"]["codigo"] == "DATOS_INVALIDOS"
+
+
+@pytest.mark.parametrize(
+    "nombre,argumentos",
+    [
+        ("estado_solicitud", '{"numero_radicado":"SOL-2026-\\ud800"}'),
+        ("estado_cdp", '{"numero":"CDP-\\udfff-1"}'),
+        ("comentar_solicitud", '{"numero_radicado":"%s","comentario":"Hola \\ud800 mundo"}'),
+        (
+            "radicar_mesa_ayuda",
+            '{"asunto":"Falla \\ud800 grave","descripcion":"El tablero \\udc00 no abre hoy.",'
+            '"modulo":"Presupuesto"}',
+        ),
+    ],
+)
+def test_lone_surrogates_in_arguments_are_a_tool_error_and_nothing_is_written(
+    client, m, nombre, argumentos
+):
+    cabeceras = como(m["duena"])
+    if "%s" in argumentos:
+        argumentos = argumentos.replace("%s", m["propia"].numero_radicado)
+    with _nada_escrito():
+        r = _mcp(client, _llamada(nombre, argumentos), cabeceras)
+    _rechazo_de_datos(r)
+    _sigue_vivo(client, cabeceras)
+
+
+def test_a_lone_surrogate_as_a_tool_name_is_invalid_params(client, m):
+    cuerpo = '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"\\ud800"}}'
+    r = _mcp(client, cuerpo, como(m["duena"]))
+    assert r.status_code == 200
+    assert r.json()["error"]["code"] in (-32700, -32602)
+
+
+@pytest.mark.parametrize("campo", ["nombre", "asunto", "mensaje"])
+def test_a_lone_surrogate_in_the_contact_form_never_reaches_the_database(client, portal, campo):
+    valor = {
+        "nombre": '"Ana \\ud800Pérez"',
+        "asunto": '"Consulta \\udfffsobre un trámite"',
+        "mensaje": '"Quisiera saber \\ud800cómo radicar un certificado."',
+    }[campo]
+    r = _contacto(client, _contacto_crudo(**{campo: valor}))
+    # The form drops invisible characters (surrogates included) and accepts the rest as written.
+    assert r.status_code == 201, r.content
+    guardado = MensajeContacto.objects.get()
+    texto = getattr(guardado, campo)
+    assert not any(0xD800 <= ord(c) <= 0xDFFF for c in texto)
+    assert texto in (
+        "Ana Pérez",
+        "Consulta sobre un trámite",
+        "Quisiera saber cómo radicar un certificado.",
+    )
+
+
+def test_a_lone_surrogate_as_an_argument_name_is_refused_cleanly(client, m):
+    cabeceras = como(m["duena"])
+    argumentos = '{"numero_radicado":"SOL-1","\\ud800":1}'
+    with _nada_escrito():
+        r = _mcp(client, _llamada("estado_solicitud", argumentos), cabeceras)
+    _rechazo_de_datos(r)
+    _sigue_vivo(client, cabeceras)
