@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse
 
 from hub import respuestas
 from hub.ip import ip_cliente
@@ -66,9 +67,6 @@ class PrimeraLineaMiddleware:
             return respuestas.respuesta_de_error(exception)
         if not respuestas.es_ruta_api(request.path):
             return None
-        from django.core.exceptions import PermissionDenied, RequestDataTooBig
-        from django.http import Http404
-
         if isinstance(exception, Http404):
             return respuestas.error(404)
         if isinstance(exception, PermissionDenied):

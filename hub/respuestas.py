@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import simplejson
@@ -196,24 +196,14 @@ def metodos(*permitidos: str) -> Callable:
     return decorador
 
 
-def error_para_status(status: int) -> RespuestaJSON:
-    """Envelope for a bare status (used by Django's handlers)."""
-    return error(status)
-
-
 def handler_api(status: int, html_handler: Callable) -> Callable:
     """A Django handlerNNN answering the envelope under /api/ and the usual page elsewhere."""
 
     def handler(request: HttpRequest, exception: Exception | None = None, **kwargs):
         if es_ruta_api(request.path):
-            return error_para_status(status)
+            return error(status)
         if exception is None:
             return html_handler(request, **kwargs)
         return html_handler(request, exception, **kwargs)
 
     return handler
-
-
-def lista_campos(nombres: Iterable[str], texto: str) -> dict[str, list[str]]:
-    """{name: [texto]} for each name."""
-    return {nombre: [texto] for nombre in nombres}

@@ -17,11 +17,6 @@ API = "/presupuesto/api/v1/firmas/verificar/"
 ALIAS = "/presupuesto/api/v1/paa/firmas/verificar/"
 
 
-@pytest.fixture(autouse=True)
-def _hasher_rapido(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def cdp():
     proyecto, area = celda("5000.00")

@@ -68,17 +68,26 @@ def rpc(client, metodo: str, params: dict | None = None, **cabeceras: str) -> Re
     return enviar(client, mensaje, **cabeceras)
 
 
+def resultado_valido(r: Respuesta, nombre: str) -> dict:
+    """A successful tool result: its structuredContent satisfies the tool's own outputSchema and
+    content[1] carries the same data as JSON text. Returns the structuredContent."""
+    import jsonschema
+
+    from apps.mcp.registro import registro as registro_herramientas
+
+    resultado = r.resultado
+    assert resultado["isError"] is False, resultado
+    datos = resultado["structuredContent"]
+    jsonschema.validate(datos, registro_herramientas.obtener(nombre).esquema_salida)
+    assert json.loads(resultado["content"][1]["text"]) == datos
+    return datos
+
+
 def llamar(client, nombre: str, argumentos: Any = None, **cabeceras: str) -> Respuesta:
     params: dict[str, Any] = {"name": nombre}
     if argumentos is not None:
         params["arguments"] = argumentos
     return rpc(client, "tools/call", params, **cabeceras)
-
-
-@pytest.fixture(autouse=True)
-def _claves_rapidas(settings):
-    """Factories hash a password per person; a fast hasher keeps these tests quick."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

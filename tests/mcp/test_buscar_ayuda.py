@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
-import jsonschema
 import pytest
 
 from apps.mcp import ayuda
 from apps.mcp.registro import registro
-from tests.mcp.conftest import llamar, rpc
+from tests.mcp.conftest import llamar, resultado_valido, rpc
 
 pytestmark = pytest.mark.django_db
 
@@ -22,13 +19,7 @@ def _ayuda(client, cabeceras, **argumentos):
 
 
 def _valida(r) -> dict:
-    """A successful result whose structuredContent satisfies the tool's own outputSchema."""
-    resultado = r.resultado
-    assert resultado["isError"] is False
-    datos = resultado["structuredContent"]
-    jsonschema.validate(datos, registro.obtener("buscar_ayuda").esquema_salida)
-    assert json.loads(resultado["content"][1]["text"]) == datos
-    return datos
+    return resultado_valido(r, "buscar_ayuda")
 
 
 def _error(r, codigo: str) -> dict:

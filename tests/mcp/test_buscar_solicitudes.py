@@ -3,11 +3,9 @@ filtered by text, state, type and dates, newest first, at a fixed number of quer
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime
 
-import jsonschema
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -17,7 +15,7 @@ from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import Solicitud
 from tests.factories import GroupFactory, UserFactory, dar_permisos
-from tests.mcp.conftest import llamar, rpc
+from tests.mcp.conftest import llamar, resultado_valido, rpc
 from tests.mcp.factories import nuevo_token
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
@@ -84,12 +82,7 @@ def _buscar(client, cabeceras, **argumentos):
 
 
 def _valida(r) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is False, resultado
-    datos = resultado["structuredContent"]
-    jsonschema.validate(datos, registro.obtener("buscar_solicitudes").esquema_salida)
-    assert json.loads(resultado["content"][1]["text"]) == datos
-    return datos
+    return resultado_valido(r, "buscar_solicitudes")
 
 
 def _error(r, codigo: str) -> dict:

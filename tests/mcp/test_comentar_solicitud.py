@@ -4,10 +4,8 @@ the previewed arguments, only while writes are enabled and within the per-minute
 
 from __future__ import annotations
 
-import json
 import re
 
-import jsonschema
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -17,7 +15,7 @@ from apps.mcp.registro import registro
 from apps.solicitudes import selectors, services
 from apps.solicitudes.models import Comentario, Evento, Solicitud, Tarea
 from tests.factories import GroupFactory, UserFactory
-from tests.mcp.conftest import ajustar, llamar, rpc
+from tests.mcp.conftest import ajustar, llamar, resultado_valido, rpc
 from tests.mcp.factories import nuevo_token
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
@@ -76,12 +74,7 @@ def _llamar(client, cabeceras, numero, comentario=TEXTO, **extra):
 
 
 def _valida(r) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is False, resultado
-    datos = resultado["structuredContent"]
-    jsonschema.validate(datos, registro.obtener("comentar_solicitud").esquema_salida)
-    assert json.loads(resultado["content"][1]["text"]) == datos
-    return datos
+    return resultado_valido(r, "comentar_solicitud")
 
 
 def _error(r, codigo: str) -> dict:

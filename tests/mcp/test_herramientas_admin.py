@@ -7,7 +7,6 @@ import platform
 from datetime import datetime, timedelta
 
 import django
-import jsonschema
 import pytest
 from django.conf import settings
 from django.core.cache import caches
@@ -17,7 +16,7 @@ from django.utils import timezone
 from apps.mcp.models import RegistroAuditoria
 from apps.mcp.registro import registro
 from tests.factories import UserFactory
-from tests.mcp.conftest import ajustar, llamar, rpc
+from tests.mcp.conftest import ajustar, llamar, resultado_valido, rpc
 from tests.mcp.factories import nueva_clave, nuevo_token
 
 pytestmark = pytest.mark.django_db
@@ -25,13 +24,7 @@ pytestmark = pytest.mark.django_db
 ADMIN_TOOLS = {"diagnostico_servicio", "uso_asistente"}
 
 
-def _valida(r, nombre: str) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is False, resultado
-    datos = resultado["structuredContent"]
-    jsonschema.validate(datos, registro.obtener(nombre).esquema_salida)
-    assert json.loads(resultado["content"][1]["text"]) == datos
-    return datos
+_valida = resultado_valido
 
 
 def _error(r, codigo: str) -> dict:

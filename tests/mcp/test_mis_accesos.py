@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 
-import jsonschema
 import pytest
 
 from apps.mcp.registro import registro
 from tests.factories import AreaFactory, GroupFactory, UserFactory, dar_permisos, permiso
-from tests.mcp.conftest import ajustar, llamar, rpc
+from tests.mcp.conftest import ajustar, llamar, resultado_valido, rpc
 from tests.mcp.factories import nuevo_token
 
 pytestmark = pytest.mark.django_db
@@ -26,12 +25,7 @@ def _accesos(client, cabeceras, **argumentos):
 
 
 def _valida(r) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is False
-    datos = resultado["structuredContent"]
-    jsonschema.validate(datos, registro.obtener("mis_accesos").esquema_salida)
-    assert json.loads(resultado["content"][1]["text"]) == datos
-    return datos
+    return resultado_valido(r, "mis_accesos")
 
 
 def _lista(client, cabeceras) -> list[dict]:

@@ -4,10 +4,8 @@ arguments, only while writes are enabled and within the per-minute limit."""
 
 from __future__ import annotations
 
-import json
 import re
 
-import jsonschema
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -18,7 +16,7 @@ from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import Solicitud, Tarea, TipoSolicitud
 from tests.factories import GroupFactory, UserFactory
-from tests.mcp.conftest import ajustar, llamar, rpc
+from tests.mcp.conftest import ajustar, llamar, resultado_valido, rpc
 from tests.mcp.factories import nuevo_token
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
@@ -86,12 +84,7 @@ def _llamar(client, cabeceras, **argumentos):
 
 
 def _valida(r) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is False, resultado
-    datos = resultado["structuredContent"]
-    jsonschema.validate(datos, registro.obtener("radicar_mesa_ayuda").esquema_salida)
-    assert json.loads(resultado["content"][1]["text"]) == datos
-    return datos
+    return resultado_valido(r, "radicar_mesa_ayuda")
 
 
 def _error(r, codigo: str) -> dict:

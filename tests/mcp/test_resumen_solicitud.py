@@ -8,7 +8,6 @@ import json
 import re
 from datetime import timedelta
 
-import jsonschema
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -18,7 +17,7 @@ from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import CampoFormulario, Comentario, Tarea
 from tests.factories import AreaFactory, GroupFactory, UserFactory
-from tests.mcp.conftest import llamar, rpc
+from tests.mcp.conftest import llamar, resultado_valido, rpc
 from tests.mcp.factories import nuevo_token
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
@@ -96,12 +95,7 @@ def _resumen(client, cabeceras, numero, **argumentos):
 
 
 def _valida(r) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is False, resultado
-    datos = resultado["structuredContent"]
-    jsonschema.validate(datos, registro.obtener("resumen_solicitud").esquema_salida)
-    assert json.loads(resultado["content"][1]["text"]) == datos
-    return datos
+    return resultado_valido(r, "resumen_solicitud")
 
 
 def _error(r, codigo: str) -> dict:

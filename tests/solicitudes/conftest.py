@@ -52,12 +52,6 @@ class Flujo:
         raise ValueError(estado)
 
 
-@pytest.fixture(autouse=True)
-def _claves_rapidas(settings):
-    """Factories hash a password per person; a fast hasher keeps these tests quick."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def flujo(db) -> Flujo:
     roles = [GroupFactory(name=f"Rol etapa {i}") for i in (1, 2, 3)]
