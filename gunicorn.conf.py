@@ -57,6 +57,36 @@ access_log_format = (
     '%(h)s "%({x-forwarded-for}i)s" %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"'
 )
 
+
+def _formato_logs() -> str:
+    """The same choice as hub/settings.py: HUB_LOG_FORMATO, else json under HUB_PRODUCCION."""
+    formato = os.environ.get("HUB_LOG_FORMATO", "").strip()
+    if formato:
+        return formato
+    produccion = os.environ.get("HUB_PRODUCCION", "").strip().lower()
+    return "json" if produccion in {"1", "true", "yes", "on", "si", "sí"} else "texto"
+
+
+if _formato_logs() == "json":
+    # The hub's middleware already writes one JSON access line per request (with its request id):
+    # gunicorn's text line would be a duplicate in another format. Gunicorn's own messages
+    # (start, workers, timeouts) go out as JSON on stderr like the application's.
+    accesslog = None
+    logconfig_dict = {
+        "formatters": {"json": {"()": "hub.registro_logs.FormatoJSON"}},
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "formatter": "json",
+                "stream": "ext://sys.stderr",
+            },
+        },
+        "loggers": {
+            "gunicorn.error": {"level": "INFO", "handlers": ["console"], "propagate": False},
+            "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False},
+        },
+    }
+
 # Which proxy addresses may set X-Forwarded-Proto/-For for gunicorn (comma-separated, or "*"
 # only when the network guarantees that nothing else reaches the port).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")

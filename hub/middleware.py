@@ -1,19 +1,65 @@
-"""The first middleware: body size, the global per-IP limit, and envelopes for API failures."""
+"""The outer middlewares: request id and access log, browser and cache headers, body size, the
+global per-IP limit, and envelopes for API failures."""
 
 from __future__ import annotations
 
 import logging
+import time
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 
-from hub import respuestas
+from hub import registro_logs, respuestas, seguridad
 from hub.ip import ip_cliente
 from hub.limites import CacheNoDisponible, contar
 from hub.models import Limites
 
 logger = logging.getLogger("hub.errores")
+acceso = logging.getLogger("hub.acceso")
+
+
+class RegistroPeticionMiddleware:
+    """The very first: a request id for every log line of the request, and one access line."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        token = registro_logs.iniciar(request)
+        inicio = time.perf_counter()
+        try:
+            response = self.get_response(request)
+            response["X-Request-ID"] = request.request_id
+            estado = response.status_code
+            acceso.log(
+                logging.ERROR if estado >= 500 else logging.INFO,
+                "%s %s %s",
+                request.method,
+                request.path[: registro_logs.MAX_RUTA],
+                estado,
+                extra={
+                    "status": estado,
+                    "duration_ms": round((time.perf_counter() - inicio) * 1000, 1),
+                },
+            )
+            return response
+        finally:
+            registro_logs.terminar(token)
+
+
+class CabecerasSeguridadMiddleware:
+    """CSP on every HTML page (nonce for the templates) and no-store on authenticated answers."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        request.csp_nonce = seguridad.nuevo_nonce()
+        response = self.get_response(request)
+        seguridad.poner_csp(request, response)
+        seguridad.poner_no_store(request, response)
+        return response
 
 
 def _largo_declarado(request: HttpRequest) -> int:

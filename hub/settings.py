@@ -71,6 +71,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "corsheaders",
     "hub",
     "apps.cuentas",
@@ -84,6 +86,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every later log line carries the request id, and the access line sees every answer.
+    "hub.middleware.RegistroPeticionMiddleware",
+    "hub.middleware.CabecerasSeguridadMiddleware",
     "hub.middleware.PrimeraLineaMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -114,6 +119,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "apps.marca.context_processors.marca",
+                "hub.seguridad.nonce",
             ],
         },
     }
@@ -139,7 +145,7 @@ _CACHE_PREFIX = os.environ.get("HUB_CACHE_PREFIJO", "hub") + os.environ.get(
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "hub.cache.CacheRedis",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": _CACHE_PREFIX,
             # Short timeouts: a dead cache must turn into a clear answer fast, not a hang.
@@ -185,6 +191,43 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["hub.respuestas.RenderizadorJSON"],
     "DEFAULT_PARSER_CLASSES": ["hub.parsers.ParserJSON"],
     "EXCEPTION_HANDLER": "hub.respuestas.manejar_excepcion_drf",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+# OpenAPI 3 of the v1 interface (hub/openapi/): served at /api/schema/, page at /api/docs/,
+# committed as docs/openapi.yaml (`make openapi`). Nothing here may depend on the environment:
+# the committed file must equal what any machine generates.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Hub institucional: API v1",
+    "DESCRIPTION": (
+        "Identidad visual pública, verificación de firmas, ping de cada servicio, mensajes de "
+        "contacto y el servidor del asistente (JSON-RPC 2.0, MCP 2025-06-18). Todas las "
+        "respuestas JSON usan el sobre `{success, data, message}` / `{success: false, error: "
+        "{code, detalle, campos?}, message}`, salvo el asistente (JSON-RPC) y el ping de "
+        "archivos. Toda ruta /api/ puede responder 413 (cuerpo demasiado grande), 429 (límite "
+        "global por IP, con Retry-After) y 500."
+    ),
+    "VERSION": HUB_VERSION,
+    "OAS_VERSION": "3.0.3",
+    "DEFAULT_GENERATOR_CLASS": "hub.openapi.generador.Generador",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PUBLIC": True,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "SORT_OPERATIONS": True,
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
+    # Enums stay inline, next to their field: few, short, and clearer to read that way.
+    "POSTPROCESSING_HOOKS": ["hub.openapi.generador.sin_marcas_internas"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "TAGS": [
+        {"name": "Marca", "description": "Identidad visual pública y sus imágenes."},
+        {"name": "Firmas", "description": "Verificación pública de firmas por código QR."},
+        {"name": "Ping", "description": "Vida de cada servicio."},
+        {"name": "Contacto", "description": "Formulario de contacto de los sitios web."},
+        {"name": "Asistente", "description": "Servidor MCP (JSON-RPC 2.0)."},
+    ],
 }
 
 # The brand endpoints must not be callable from other sites' browsers: no CORS origin allowed.
@@ -209,11 +252,20 @@ EMAIL_USE_TLS = _bool("EMAIL_USE_TLS", False)
 # Mail leaves after commit, inside the request: a slow server must not hold the answer long.
 EMAIL_TIMEOUT = _int("EMAIL_TIMEOUT", 10, minimum=1)
 
+# json: one object per line for a log shipper (default under HUB_PRODUCCION); texto: for people.
+HUB_LOG_FORMATO = (
+    os.environ.get("HUB_LOG_FORMATO") or ("json" if _bool("HUB_PRODUCCION", False) else "texto")
+).strip()
+if HUB_LOG_FORMATO not in {"json", "texto"}:
+    raise ImproperlyConfigured(f"HUB_LOG_FORMATO={HUB_LOG_FORMATO!r}: use json or texto.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"simple": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "simple"}},
+    "formatters": {
+        "json": {"()": "hub.registro_logs.FormatoJSON"},
+        "texto": {"()": "hub.registro_logs.FormatoTexto"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": HUB_LOG_FORMATO}},
     "root": {"handlers": ["console"], "level": os.environ.get("HUB_LOG_LEVEL", "INFO")},
     # django.template at DEBUG logs whole template contexts: a page that shows a secret once
     # (a new API key or token) must never reach a log, whatever HUB_LOG_LEVEL says.
@@ -229,8 +281,16 @@ if not DEBUG:
 
 HUB_PRODUCCION = _bool("HUB_PRODUCCION", False)
 if HUB_PRODUCCION:
-    if SECRET_KEY == _DEV_SECRET or len(SECRET_KEY) < 50:
-        raise ImproperlyConfigured("HUB_PRODUCCION needs a strong SECRET_KEY (50+ characters).")
+    # Django's own deploy check (security.W009): 50+ characters, 5+ distinct, no insecure prefix.
+    if (
+        SECRET_KEY == _DEV_SECRET
+        or len(SECRET_KEY) < 50
+        or len(set(SECRET_KEY)) < 5
+        or SECRET_KEY.startswith("django-insecure-")
+    ):
+        raise ImproperlyConfigured(
+            "HUB_PRODUCCION needs a strong SECRET_KEY (50+ random characters)."
+        )
     SECURE_SSL_REDIRECT = _bool("HUB_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = _int("HUB_HSTS_SEGUNDOS", 31536000)

@@ -8,6 +8,7 @@ from django.views import defaults
 from django.views.generic import RedirectView
 
 from hub import respuestas
+from hub.openapi.vistas import EsquemaAPI, documentacion
 from hub.ping import SERVICIOS, vista_ping
 
 admin.site.site_header = "Administración del hub"
@@ -31,6 +32,9 @@ urlpatterns = [
     path("notificaciones/", include("apps.notificaciones.urls")),
     path("salud/", include("hub.salud")),
     *[path(f"{s}/api/v1/ping", vista_ping(s), name=f"ping-{s}") for s in SERVICIOS],
+    # Before the catch-all: the OpenAPI schema of the v1 interface and its browsable page.
+    path("api/schema/", EsquemaAPI.as_view(), name="esquema"),
+    path("api/docs/", documentacion, name="documentacion"),
     re_path(r"^(?P<resto>(?:[\w-]+/)?api(?:/.*)?)$", no_encontrado),
 ]
 

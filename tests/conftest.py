@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 
 
 def limpiar_cache() -> None:
     """Empty this test worker's part of the cache (other workers may share the same Redis)."""
     conf = settings.CACHES["default"]
-    if conf["BACKEND"].endswith("RedisCache"):
+    cache = caches["default"]  # the backend itself: `django.core.cache.cache` is a proxy
+    # isinstance, not the backend's name: hub.cache.CacheRedis is a RedisCache too, and clear()
+    # there would flush the whole database under the other workers' feet.
+    if isinstance(cache, RedisCache):
         cliente = cache._cache.get_client(write=True)
         claves = list(cliente.scan_iter(f"{conf['KEY_PREFIX']}:*"))
         if claves:

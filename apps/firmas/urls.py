@@ -6,10 +6,16 @@ from apps.firmas import api, views
 
 app_name = "firmas"
 
-# Any text after the prefix (empty, malformed, with slashes) reaches the view, which answers
-# FIRMA_NO_ENCONTRADA exactly as for a well-formed unknown code.
+# Any text after the prefix (empty, malformed, with slashes or line breaks) reaches the view, which
+# answers FIRMA_NO_ENCONTRADA exactly as for a well-formed unknown code. ([\s\S], not ".": a dot
+# stops at a line break, and such a path fell to the generic 404 without Cache-Control.)
+CUALQUIER_TEXTO = r"(?P<token>[\s\S]*)"
 urlpatterns = [
-    re_path(r"^api/v1/firmas/verificar/(?P<token>.*)$", api.verificar, name="verificar"),
-    re_path(r"^api/v1/paa/firmas/verificar/(?P<token>.*)$", api.verificar, name="verificar_paa"),
-    re_path(r"^verificar/(?P<token>.*)$", views.pagina_verificacion, name="pagina_verificacion"),
+    re_path(rf"^api/v1/firmas/verificar/{CUALQUIER_TEXTO}$", api.verificar, name="verificar"),
+    re_path(
+        rf"^api/v1/paa/firmas/verificar/{CUALQUIER_TEXTO}$", api.verificar, name="verificar_paa"
+    ),
+    re_path(
+        rf"^verificar/{CUALQUIER_TEXTO}$", views.pagina_verificacion, name="pagina_verificacion"
+    ),
 ]

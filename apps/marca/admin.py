@@ -64,7 +64,7 @@ class MarcaForm(forms.ModelForm):
     class Meta:
         model = Marca
         fields = list(CAMPOS_CONTENIDO)
-        ancho = {"class": "vTextField", "style": "width: 36em; max-width: 100%"}
+        ancho = {"class": "vTextField marca-texto-ancho"}  # width in marca/admin.css (CSP)
         widgets = {
             "color_primario": SelectorColor(),
             "color_acento": SelectorColor(),
@@ -112,10 +112,9 @@ def _vista_previa(slot: str) -> str:
     if info is None:
         return "Sin imagen"
     # Always through the endpoint (CSP, cleaned SVG), never inlined into the admin page.
+    # A class, not a style attribute: the pages' CSP refuses inline styles (marca/admin.css).
     return format_html(
-        '<img src="{}" alt="{}" style="max-height:96px;max-width:320px;padding:8px;'
-        "background:repeating-conic-gradient(#eee 0 25%,#fff 0 50%) 0 0/16px 16px;"
-        'border:1px solid #ccc"> <span>{}</span>',
+        '<img src="{}" alt="{}" class="marca-vista-previa"> <span>{}</span>',
         selectors.url_imagen(None, slot, publica.version),
         Slot(slot).label,
         info.tipo.upper(),
@@ -126,6 +125,10 @@ def _vista_previa(slot: str) -> str:
 class MarcaAdmin(admin.ModelAdmin):
     form = MarcaForm
     readonly_fields = ("vista_logo", "vista_isotipo", "vista_favicon", "version")
+
+    class Media:
+        css = {"all": ("marca/admin.css",)}
+
     fieldsets = (
         ("Identidad", {"fields": ("modo", "nombre", "tagline", "nombre_entidad", "version")}),
         ("Colores", {"fields": ("color_primario", "color_acento")}),

@@ -163,7 +163,8 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
         ("usuario", admin.RelatedOnlyFieldListFilter),
         ("clave", admin.RelatedOnlyFieldListFilter),
     )
-    search_fields = ("herramienta", "resultado", "usuario__username")
+    # "=request_id": paste the id of a log line to find its row (exact match).
+    search_fields = ("herramienta", "resultado", "usuario__username", "=request_id")
     date_hierarchy = "creado"
     list_select_related = ("usuario", "clave")
     actions = ("exportar_csv",)
@@ -197,6 +198,7 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
                 "argumentos",
                 "resultado",
                 "duracion_ms",
+                "request_id",
             ]
         )
         for fila in queryset.select_related("usuario", "clave").iterator(chunk_size=2000):
@@ -211,6 +213,7 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
                     _celda(_json(fila.argumentos)),
                     fila.resultado,
                     fila.duracion_ms,
+                    fila.request_id,
                 ]
             )
         return response

@@ -8,6 +8,7 @@ from typing import Any
 from apps.mcp import secretos
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import RegistroAuditoria
+from hub.registro_logs import request_id_actual
 from hub.texto import recortar
 
 SECRETOS = frozenset({"token_confirmacion"})
@@ -20,22 +21,28 @@ _CREDENCIAL = re.compile(
 )
 
 
+def _texto(valor: str, maximo: int) -> str:
+    """Secrets masked, invisible characters removed (PostgreSQL refuses NUL), cut to `maximo`."""
+    return recortar(_CREDENCIAL.sub(r"\1[oculto]", valor), maximo)
+
+
 def limpiar_argumentos(valor: Any, profundidad: int = 0) -> Any:
     """A copy safe to keep: no secrets, texts cut, bounded size and depth."""
     if isinstance(valor, dict):
         if profundidad >= MAX_PROFUNDIDAD:
             return "…"
-        return {
-            str(k)[:60]: limpiar_argumentos(v, profundidad + 1)
-            for k, v in list(valor.items())[:MAX_ELEMENTOS]
-            if k not in SECRETOS
-        }
+        limpio = {}
+        for k, v in list(valor.items())[:MAX_ELEMENTOS]:
+            clave = _texto(str(k), 60)  # keys are text people typed too
+            if clave not in SECRETOS:
+                limpio[clave] = limpiar_argumentos(v, profundidad + 1)
+        return limpio
     if isinstance(valor, list | tuple):
         if profundidad >= MAX_PROFUNDIDAD:
             return "…"
         return [limpiar_argumentos(v, profundidad + 1) for v in valor[:MAX_ELEMENTOS]]
     if isinstance(valor, str):
-        return recortar(_CREDENCIAL.sub(r"\1[oculto]", valor), MAX_TEXTO)
+        return _texto(valor, MAX_TEXTO)
     if valor is None or isinstance(valor, bool | int | float):
         return valor
     return recortar(str(valor), MAX_TEXTO)
@@ -56,8 +63,9 @@ def registrar(
         token_prefijo=identidad.token.prefijo if identidad.token is not None else "",
         credencial=identidad.tipo_credencial,
         ip=identidad.ip,
-        herramienta=str(herramienta)[:80],
+        herramienta=_texto(str(herramienta), 80),
         argumentos=limpiar_argumentos(argumentos) if isinstance(argumentos, dict) else {},
         resultado=resultado[:40],
         duracion_ms=max(0, duracion_ms),
+        request_id=request_id_actual(),
     )

@@ -267,6 +267,8 @@ class RegistroAuditoria(models.Model):
     argumentos = models.JSONField(default=dict, blank=True, editable=False)
     resultado = models.CharField(max_length=40, db_index=True, editable=False)
     duracion_ms = models.PositiveIntegerField("duración (ms)", default=0, editable=False)
+    # The same id as the request's log lines (X-Request-ID): from an audit row to its logs.
+    request_id = models.CharField("id de petición", max_length=64, blank=True, editable=False)
 
     objects = AuditoriaQuerySet.as_manager()
 

@@ -9,6 +9,7 @@ import pytest
 from apps.marca import services
 from apps.marca.models import DEFAULTS
 from tests.factories import UserFactory
+from tests.navegador_csp import vigilar_csp
 
 pytestmark = pytest.mark.django_db
 
@@ -176,6 +177,7 @@ def marca_y_persona():
 @pytest.mark.django_db(transaction=True)
 def test_on_a_phone_the_sign_in_fits_the_screen_and_signs_in(marca_y_persona, navegador):
     pagina = navegador(360, 740)
+    violaciones = vigilar_csp(pagina)
     pagina.goto(pagina.base + LOGIN)
     assert pagina.get_by_role("heading", name="Ingrese con su usuario institucional").is_visible()
     assert pagina.evaluate("document.documentElement.scrollWidth") <= 360
@@ -185,3 +187,4 @@ def test_on_a_phone_the_sign_in_fits_the_screen_and_signs_in(marca_y_persona, na
     pagina.wait_for_url(pagina.base + PERFIL)
     # Let the page's own requests (e.g. /favicon.ico) finish before the live server stops.
     pagina.wait_for_load_state("networkidle")
+    assert violaciones == []

@@ -10,6 +10,7 @@ import pytest
 from apps.mcp.models import AjustesAsistente, TokenPersonal
 from tests.conftest import CAPTURAS
 from tests.factories import UserFactory
+from tests.navegador_csp import vigilar_csp
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
 
@@ -38,6 +39,7 @@ def test_a_person_creates_copies_reloads_and_revokes_a_token(navegador):
     AjustesAsistente.olvidar()
     persona = UserFactory(username="camila", permisos=["mcp.asistente.usar"])
     pagina = navegador(1280, 900, permissions=["clipboard-read", "clipboard-write"])
+    violaciones = vigilar_csp(pagina)
     _ingresar(pagina, "camila")
 
     pagina.fill("#id_nombre", "Portátil de pruebas")
@@ -70,12 +72,14 @@ def test_a_person_creates_copies_reloads_and_revokes_a_token(navegador):
     pagina.wait_for_selector("text=quedó revocado")
     assert "revocado" in pagina.locator(f'tr[data-token="{token.pk}"]').inner_text()
     assert _ping(pagina.base, secreto) == 401
+    assert violaciones == []
 
 
 def test_the_assistant_section_fits_a_phone_screen(navegador):
     AjustesAsistente.olvidar()
     UserFactory(username="andres", permisos=["mcp.asistente.usar"])
     pagina = navegador(390, 844)
+    violaciones = vigilar_csp(pagina)
     _ingresar(pagina, "andres")
     pagina.fill("#id_nombre", "Teléfono")
     pagina.click("text=Crear token")
@@ -83,3 +87,4 @@ def test_the_assistant_section_fits_a_phone_screen(navegador):
     ancho = pagina.evaluate("document.documentElement.scrollWidth")
     pagina.screenshot(path=str(CAPTURAS / "perfil_tokens_movil.png"), full_page=True)
     assert ancho <= 390
+    assert violaciones == []

@@ -7,6 +7,7 @@ from django.db import connections
 
 from tests.conftest import CAPTURAS
 from tests.firmas.factories import firma_anulada, firmar
+from tests.navegador_csp import vigilar_csp
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
 
@@ -28,6 +29,7 @@ def test_a_phone_scanning_a_valid_signature_sees_it_clearly(navegador, cdp):
     firmar(cdp, firmante="Jorge Iván Peña Cárdenas", rol="Profesional de presupuesto")
     firma = firmar(cdp)
     pagina = navegador(390, 844)
+    violaciones = vigilar_csp(pagina)
     respuesta = pagina.goto(f"{pagina.base}{firma.ruta_verificacion()}")
     assert respuesta.status == 200
     titulo = pagina.get_by_role("heading", level=1)
@@ -50,25 +52,30 @@ def test_a_phone_scanning_a_valid_signature_sees_it_clearly(navegador, cdp):
     _sin_desborde_horizontal(pagina)
     CAPTURAS.mkdir(parents=True, exist_ok=True)
     pagina.screenshot(path=str(CAPTURAS / "verificacion_movil.png"), full_page=True)
+    assert violaciones == []
 
 
 def test_a_phone_sees_an_annulled_signature_as_annulled(navegador, cdp):
     firma = firma_anulada(cdp)
     pagina = navegador(390, 844)
+    violaciones = vigilar_csp(pagina)
     respuesta = pagina.goto(f"{pagina.base}{firma.ruta_verificacion()}")
     assert respuesta.status == 200
     assert pagina.get_by_role("heading", level=1).inner_text() == "La firma fue anulada."
     assert "Firma válida" not in pagina.locator("main").inner_text()
     _sin_desborde_horizontal(pagina)
     pagina.screenshot(path=str(CAPTURAS / "verificacion_movil_anulada.png"), full_page=True)
+    assert violaciones == []
 
 
 def test_a_phone_with_an_unknown_code_sees_not_found(navegador, cdp):
     firmar(cdp)
     pagina = navegador(390, 844)
+    violaciones = vigilar_csp(pagina)
     respuesta = pagina.goto(f"{pagina.base}/presupuesto/verificar/{uuid.uuid4()}")
     assert respuesta.status == 404
     assert pagina.get_by_role("heading", level=1).inner_text() == "Firma no encontrada"
     assert "Desconfíe del documento." in pagina.locator("main").inner_text()
     _sin_desborde_horizontal(pagina)
     pagina.screenshot(path=str(CAPTURAS / "verificacion_movil_no_encontrada.png"), full_page=True)
+    assert violaciones == []

@@ -12,7 +12,7 @@ from django.db import DatabaseError
 
 from apps.mcp.models import ConfirmacionUsada, RegistroAuditoria, SoloAgregar
 from tests.factories import UserFactory
-from tests.mcp.conftest import llamar, rpc
+from tests.mcp.conftest import enviar, llamar, rpc
 
 pytestmark = pytest.mark.django_db
 
@@ -111,6 +111,41 @@ def test_long_texts_are_cut_in_the_audit_log(client, como_completo, herramientas
     argumentos = _fila().argumentos
     assert len(argumentos["texto"]) == 200 and argumentos["texto"].endswith("…")
     assert len(argumentos["extra"]["b"]) == 200
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"name": "no\u0000existe", "arguments": {}},
+        {
+            "name": "prueba_eco",
+            "arguments": {"texto": "hola", "\u0000": 1, "a\u0000b": {"\u0000": 2}},
+        },
+    ],
+)
+def test_nul_characters_in_names_and_argument_keys_are_audited_not_a_503(
+    client, como_completo, herramientas_prueba, params
+):
+    # Found by the Hypothesis fuzzing: PostgreSQL refuses NUL in text and in jsonb keys.
+    r = enviar(
+        client,
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params},
+        **como_completo,
+    )
+    assert r.status == 200
+    fila = _fila()
+    assert "\x00" not in fila.herramienta
+    assert "\x00" not in json.dumps(fila.argumentos, ensure_ascii=False)
+    assert "\\u0000" not in json.dumps(fila.argumentos)
+
+
+def test_a_secret_pasted_as_an_argument_name_keeps_only_its_prefix(
+    client, como_completo, token_completo, herramientas_prueba
+):
+    llamar(client, "prueba_eco", {"texto": "hola", token_completo: 1}, **como_completo)
+    argumentos = _fila().argumentos
+    assert token_completo not in json.dumps(argumentos)
+    assert "sgimcp_[oculto]" in argumentos
 
 
 def test_audit_rows_cannot_be_changed_or_deleted(client, como_completo, herramientas_prueba):

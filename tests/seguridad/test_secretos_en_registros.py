@@ -15,6 +15,7 @@ from django.db import models
 from apps.mcp.models import ClaveApi, RegistroAuditoria, TokenPersonal
 from apps.mcp.registro import registro
 from apps.solicitudes.models import Comentario
+from hub.registro_logs import FormatoJSON
 from tests.mcp.conftest import HERRAMIENTAS_PRUEBA, URL
 from tests.seguridad import llamar_con_id, mundo, resultado
 
@@ -29,17 +30,20 @@ class Todo(logging.Handler):
     def __init__(self):
         super().__init__(logging.DEBUG)
         self.registros: list[logging.LogRecord] = []
+        self.lineas_json: list[str] = []
         self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
 
     def emit(self, record: logging.LogRecord) -> None:
         self.registros.append(record)
+        # Also as production writes it, formatted inside the request (request id, path, ...).
+        self.lineas_json.append(FormatoJSON().format(record))
 
     def textos(self) -> list[str]:
         salida = []
         for r in self.registros:
             salida += [self.format(r), str(r.msg), repr(r.args)]
             salida += [repr(v) for v in vars(r).values()]  # extra= fields too
-        return salida
+        return salida + self.lineas_json
 
 
 @pytest.fixture
@@ -179,6 +183,8 @@ def test_no_secret_reaches_a_log_an_audit_row_or_an_error_text(client, admin_cli
     textos_logs = [*manejador.textos(), caplog.text]
     assert manejador.registros, "nothing was logged: the scan would prove nothing"
     assert any("prueba_falla" in t for t in textos_logs)
+    accesos = [json.loads(t) for t in manejador.lineas_json if '"logger": "hub.acceso"' in t]
+    assert len(accesos) >= 20 and all(a["path"] == "/mcp/api/mcp" for a in accesos[-10:])
     filas_auditoria = list(RegistroAuditoria.objects.all())
     assert len(filas_auditoria) >= 10
     auditoria = [_textos_de_fila(f) for f in filas_auditoria]

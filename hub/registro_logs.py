@@ -1,0 +1,129 @@
+"""Log lines: one JSON object per line (or plain text in development), with the request id."""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+import re
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest
+
+from hub.ip import ip_cliente
+
+
+@dataclass(frozen=True)
+class Peticion:
+    """What every log line written while a request is served says about it."""
+
+    request_id: str
+    method: str
+    path: str
+    ip: str
+
+
+_peticion: contextvars.ContextVar[Peticion | None] = contextvars.ContextVar(
+    "hub_peticion", default=None
+)
+
+# A proxy's id is believed only if it looks like one (nginx $request_id, a UUID, ...). No "_":
+# our credentials (sgimcp_…, sgiapi_…) can never pass as a request id and reach the logs.
+_ID_SEGURO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.:-]{7,63}$")
+MAX_RUTA = 500
+
+# Attributes every LogRecord has: anything else on a record came from `extra=` and is logged.
+_ESTANDAR = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
+    "message",
+    "asctime",
+    "taskName",
+}
+
+
+def request_id_actual() -> str:
+    """The id of the request being served in this context, or "" outside a request."""
+    actual = _peticion.get()
+    return actual.request_id if actual is not None else ""
+
+
+def id_para(request: HttpRequest) -> str:
+    """The proxy's X-Request-ID when a trusted proxy sent it and it is safe; else a new one."""
+    if settings.HUB_PROXIES_CONFIABLES > 0:
+        entrante = request.META.get("HTTP_X_REQUEST_ID", "")
+        if _ID_SEGURO.match(entrante):
+            return entrante
+    return uuid.uuid4().hex
+
+
+def iniciar(request: HttpRequest) -> contextvars.Token:
+    """Open the request's logging context; `terminar` closes it."""
+    peticion = Peticion(
+        request_id=id_para(request),
+        method=request.method or "",
+        # The path only: a query string can carry secrets, headers are never logged.
+        path=request.path[:MAX_RUTA],
+        ip=ip_cliente(request),
+    )
+    request.request_id = peticion.request_id
+    return _peticion.set(peticion)
+
+
+def terminar(token: contextvars.Token) -> None:
+    _peticion.reset(token)
+
+
+def _extras(record: logging.LogRecord) -> dict[str, Any]:
+    # Django's loggers attach the request itself: its repr has the query string, so it stays out.
+    return {
+        k: v
+        for k, v in vars(record).items()
+        if k not in _ESTANDAR and not k.startswith("_") and not isinstance(v, HttpRequest)
+    }
+
+
+class FormatoJSON(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, the request's fields, extras."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        linea: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, tz=UTC).isoformat(
+                timespec="milliseconds"
+            ),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        peticion = _peticion.get()
+        if peticion is not None:
+            linea.update(
+                request_id=peticion.request_id,
+                method=peticion.method,
+                path=peticion.path,
+                ip=peticion.ip,
+            )
+        for clave, valor in _extras(record).items():
+            linea.setdefault(clave, valor)
+        if record.exc_info:
+            linea["exception"] = self.formatException(record.exc_info)
+        if record.stack_info:
+            linea["stack"] = self.formatStack(record.stack_info)
+        # default=str: an odd extra (a model, a Decimal) is written, never breaks the line.
+        return json.dumps(linea, ensure_ascii=False, default=str)
+
+
+class FormatoTexto(logging.Formatter):
+    """Human-readable line for development, with the request id when there is one."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        record.request_id = request_id_actual() or "-"
+        try:
+            return super().format(record)
+        finally:
+            del record.request_id

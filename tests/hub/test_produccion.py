@@ -1,0 +1,171 @@
+"""The production profile from outside: `check --deploy` passes with it and fails loudly with a weak
+key; logs default to JSON there; a real gunicorn writes nothing but JSON lines."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from tests.procesos import RAIZ, entorno, manage, puerto_libre
+
+CLAVE_FUERTE = secrets.token_urlsafe(60)
+
+
+def _ejecutar(args: list[str], tmp_path, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=RAIZ,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "DJANGO_SETTINGS_MODULE": "hub.settings",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'prod.sqlite3'}",
+            **env,
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+
+def _check_deploy(tmp_path, **env: str) -> subprocess.CompletedProcess:
+    return _ejecutar(
+        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        tmp_path,
+        HUB_PRODUCCION="true",
+        ALLOWED_HOSTS="hub.entidad.gov.co",
+        **env,
+    )
+
+
+def test_check_deploy_passes_with_a_strong_key(tmp_path):
+    r = _check_deploy(tmp_path, SECRET_KEY=CLAVE_FUERTE)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "System check identified no issues (0 silenced)."
+
+
+@pytest.mark.parametrize(
+    "clave",
+    [
+        None,
+        "",
+        "corta-de-treinta-caracteres-xx",
+        "a" * 64,
+        "abcd" * 16,
+        "django-insecure-" + "x1y2z3w4" * 6,
+    ],
+    ids=["missing", "empty", "short", "one character", "four characters", "django-insecure"],
+)
+def test_a_missing_or_weak_key_stops_the_production_profile(tmp_path, clave):
+    env = {} if clave is None else {"SECRET_KEY": clave}
+    r = _check_deploy(tmp_path, **env)
+    assert r.returncode != 0
+    assert "ImproperlyConfigured: HUB_PRODUCCION needs a strong SECRET_KEY" in r.stderr
+
+
+def _formatter(tmp_path, **env: str) -> str:
+    r = _ejecutar(
+        [
+            "-c",
+            "import django; django.setup(); from django.conf import settings; "
+            "print(settings.LOGGING['handlers']['console']['formatter'])",
+        ],
+        tmp_path,
+        **env,
+    )
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+def test_logs_are_json_in_production_and_text_in_development_unless_chosen(tmp_path):
+    assert _formatter(tmp_path) == "texto"
+    assert _formatter(tmp_path, HUB_LOG_FORMATO="json") == "json"
+    assert _formatter(tmp_path, HUB_PRODUCCION="true", SECRET_KEY=CLAVE_FUERTE) == "json"
+    produccion_texto = {"HUB_PRODUCCION": "true", "SECRET_KEY": CLAVE_FUERTE}
+    assert _formatter(tmp_path, HUB_LOG_FORMATO="texto", **produccion_texto) == "texto"
+
+
+def test_an_unknown_log_format_stops_start_up(tmp_path):
+    r = _ejecutar(["-c", "import hub.settings"], tmp_path, HUB_LOG_FORMATO="xml")
+    assert r.returncode != 0
+    assert "HUB_LOG_FORMATO='xml': use json or texto." in r.stderr
+
+
+def test_a_log_line_of_the_configured_process_is_one_json_object(tmp_path):
+    r = _ejecutar(
+        [
+            "-c",
+            "import django, logging; django.setup(); "
+            "logging.getLogger('apps.prueba').warning('hola %s', 'mundo', extra={'n': 1})",
+        ],
+        tmp_path,
+        HUB_LOG_FORMATO="json",
+    )
+    (linea,) = r.stderr.splitlines()
+    objeto = json.loads(linea)
+    assert {k: objeto[k] for k in ("level", "logger", "message", "n")} == {
+        "level": "WARNING",
+        "logger": "apps.prueba",
+        "message": "hola mundo",
+        "n": 1,
+    }
+
+
+@pytest.mark.procesos
+def test_gunicorn_with_json_logs_writes_only_json_lines_and_one_access_line(tmp_path):
+    env = entorno(tmp_path)
+    manage(env, "migrate", "--noinput")
+    puerto = puerto_libre()
+    env.update(
+        HUB_LOG_FORMATO="json",
+        HUB_BIND=f"127.0.0.1:{puerto}",
+        WEB_CONCURRENCY="1",
+        HUB_PROXIES_CONFIABLES="1",
+        FORWARDED_ALLOW_IPS="127.0.0.1",
+    )
+    salida = (tmp_path / "stdout.log").open("w+")
+    errores = (tmp_path / "stderr.log").open("w+")
+    proceso = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "hub.wsgi"],
+        cwd=RAIZ,
+        env=env,
+        stdout=salida,
+        stderr=errores,
+    )
+    try:
+        base = f"http://127.0.0.1:{puerto}"
+        limite = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"{base}/salud/", timeout=1)
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < limite, "gunicorn did not start"
+                time.sleep(0.3)
+        r = httpx.get(
+            f"{base}/auth/api/v1/ping?token=sgimcp_no-debe-salir",
+            headers={"X-Request-ID": "prueba-de-humo-0001", "X-Forwarded-For": "198.51.100.7"},
+            timeout=10,
+        )
+        assert r.status_code == 200
+        assert r.headers["X-Request-ID"] == "prueba-de-humo-0001"
+    finally:
+        proceso.send_signal(signal.SIGTERM)
+        proceso.wait(timeout=60)
+    salida.seek(0)
+    errores.seek(0)
+    lineas = [linea for linea in (salida.read() + errores.read()).splitlines() if linea.strip()]
+    objetos = [json.loads(linea) for linea in lineas]  # every line: one JSON object
+    assert any(o["logger"] == "gunicorn.error" for o in objetos)
+    accesos = [o for o in objetos if o.get("request_id") == "prueba-de-humo-0001"]
+    assert [(o["logger"], o["path"], o["status"], o["ip"]) for o in accesos] == [
+        ("hub.acceso", "/auth/api/v1/ping", 200, "198.51.100.7")
+    ]
+    assert all("no-debe-salir" not in linea for linea in lineas)
