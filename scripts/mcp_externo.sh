@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Outside MCP tools against one live server (started once): the conformance suite, then the
+# Inspector CLI. Each can also run alone (scripts/mcp_conformidad.sh, scripts/mcp_inspector.sh).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/mcp/servidor.sh"
+inicio=$SECONDS
+
+mcp_node_listo
+mcp_servidor
+
+rc=0
+"$RAIZ/scripts/mcp_conformidad.sh" || rc=1
+"$RAIZ/scripts/mcp_inspector.sh" || rc=1
+echo "== Herramientas MCP externas: $([ $rc -eq 0 ] && echo bien || echo FALLO) en $((SECONDS - inicio)) s =="
+exit $rc
