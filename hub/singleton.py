@@ -1,14 +1,66 @@
-"""Singleton models (one row per organization) read through the shared cache."""
+"""Singleton models (one row per organization) read through the shared cache.
+
+Entries are versioned: each cached key has a generation key beside it, replaced (never deleted)
+on every change, and an entry counts only if it was stored under the current generation. A plain
+delete-on-change cache lets a reader on another host that read the old row just before a commit
+store it just after that commit's delete; it would then be served for the whole TTL. With the
+generation, such an entry carries the generation it read, which the change has replaced.
+"""
 
 from __future__ import annotations
 
 import logging
-from typing import Self
+import secrets
+from typing import Any, Self
 
 from django.core.cache import cache
 from django.db import models, transaction
 
 logger = logging.getLogger(__name__)
+
+
+def _clave_generacion(clave: str) -> str:
+    return f"{clave}:gen"
+
+
+def leer_versionado(clave: str) -> tuple[Any, str | None]:
+    """(value, generation): the value only if stored under the current generation (one MGET).
+
+    Store what you build on a miss with `guardar_versionado` and that same generation, read
+    before building. The generation is None when the cache is down: then nothing is stored.
+    """
+    clave_gen = _clave_generacion(clave)
+    try:
+        leidas = cache.get_many([clave, clave_gen])
+        generacion = leidas.get(clave_gen)
+        if generacion is None:  # first use, or evicted: start one (another host may win)
+            cache.add(clave_gen, secrets.token_hex(8), None)
+            generacion = cache.get(clave_gen)
+    except Exception:  # a dead cache must not stop reads: the caller falls back to the database
+        logger.warning("cache no disponible al leer %s", clave)
+        return None, None
+    entrada = leidas.get(clave)
+    if isinstance(entrada, tuple) and len(entrada) == 2 and entrada[0] == generacion:
+        return entrada[1], generacion
+    return None, generacion
+
+
+def guardar_versionado(clave: str, valor: Any, generacion: str | None, ttl: int) -> None:
+    """Cache `valor` under the generation read before it was built."""
+    if generacion is None:
+        return
+    try:
+        cache.set(clave, (generacion, valor), ttl)
+    except Exception:
+        logger.warning("cache no disponible al guardar %s", clave)
+
+
+def invalidar_versionado(clave: str) -> None:
+    """A new generation: every entry stored before (or being built now) stops counting."""
+    try:
+        cache.set(_clave_generacion(clave), secrets.token_hex(8), None)
+    except Exception:  # the entry's TTL bounds how long a missed invalidation lasts
+        logger.warning("cache no disponible al invalidar %s", clave)
 
 
 class ModeloUnico(models.Model):
@@ -25,32 +77,25 @@ class ModeloUnico(models.Model):
 
     @classmethod
     def _clave_cache(cls) -> str:
-        return f"unico:{cls._meta.label_lower}:v1"
+        return f"unico:{cls._meta.label_lower}:v2"  # v2: versioned entries
 
     @classmethod
     def cargar(cls) -> Self:
         """The current row (created with defaults the first time)."""
         clave = cls._clave_cache()
-        try:
-            obj = cache.get(clave)
-        except Exception:  # a dead cache must not stop reads: fall back to the database
-            logger.warning("cache no disponible al leer %s", clave)
-            obj = None
+        obj, generacion = leer_versionado(clave)
         if obj is None:
-            obj, _ = cls.objects.get_or_create(pk=1)
-            try:
-                cache.set(clave, obj, cls.CLAVE_CACHE_TTL)
-            except Exception:
-                logger.warning("cache no disponible al guardar %s", clave)
+            obj, creado = cls.objects.get_or_create(pk=1)
+            if creado:  # saving it started a new generation: read it again under that one
+                _, generacion = leer_versionado(clave)
+                obj = cls.objects.get(pk=1)
+            guardar_versionado(clave, obj, generacion, cls.CLAVE_CACHE_TTL)
         return obj
 
     @classmethod
     def olvidar(cls) -> None:
-        """Drop the cached copy (after a save, or in tests)."""
-        try:
-            cache.delete(cls._clave_cache())
-        except Exception:
-            logger.warning("cache no disponible al invalidar %s", cls._clave_cache())
+        """Make the cached copy stale on every host (after a save, or in tests)."""
+        invalidar_versionado(cls._clave_cache())
 
     def save(self, *args, **kwargs):
         self.pk = 1

@@ -8,10 +8,14 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
+import psycopg
+from psycopg import sql
 
 RAIZ = Path(__file__).resolve().parent.parent
 REDIS_POR_DEFECTO = "redis://127.0.0.1:6379/0"
@@ -33,6 +37,33 @@ def entorno(tmp_path: Path) -> dict[str, str]:
         HUB_CACHE_PREFIJO=f"procesos-{uuid.uuid4().hex[:8]}",
     )
     return env
+
+
+@contextmanager
+def base_compartida(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """`entorno()` on the suite's kind of database, for servers that must share it.
+
+    When the suite runs on PostgreSQL (DATABASE_URL), a fresh database on that server, dropped
+    afterwards; otherwise the SQLite file of `entorno()` (WAL, shared by the processes of one host).
+    """
+    env = entorno(tmp_path)
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        yield env
+        return
+    partes = urlsplit(url)
+    nombre = f"{partes.path.lstrip('/') or 'hub'}_procesos_{uuid.uuid4().hex[:8]}"
+    servidor = urlunsplit(partes._replace(path="/postgres"))
+    with psycopg.connect(servidor, autocommit=True) as conexion:
+        conexion.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(nombre)))
+    env["DATABASE_URL"] = urlunsplit(partes._replace(path=f"/{nombre}"))
+    try:
+        yield env
+    finally:
+        with psycopg.connect(servidor, autocommit=True) as conexion:
+            conexion.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(nombre))
+            )
 
 
 def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models, transaction
 
-from hub.singleton import ModeloUnico
-
-logger = logging.getLogger(__name__)
+from hub.singleton import ModeloUnico, invalidar_versionado
 
 validar_color = RegexValidator(
     r"^#[0-9A-Fa-f]{6}$", "Use un color hexadecimal de la forma #RRGGBB.", code="color"
@@ -75,7 +71,7 @@ DEFAULTS: dict[str, Any] = {
 }
 CAMPOS_CONTENIDO = tuple(DEFAULTS)
 
-CLAVE_PUBLICA = "marca:publica:v1"
+CLAVE_PUBLICA = "marca:publica:v2"  # v2: versioned entries (hub.singleton)
 
 
 def _bullets_por_defecto() -> list[str]:
@@ -148,11 +144,8 @@ class Marca(ModeloUnico):
 
 
 def olvidar_publica() -> None:
-    """Drop the cached public brand (data + version)."""
-    try:
-        cache.delete(CLAVE_PUBLICA)
-    except Exception:  # the entry's TTL bounds how long a missed invalidation lasts
-        logger.warning("cache no disponible al invalidar %s", CLAVE_PUBLICA)
+    """Make the cached public brand (data + version) stale on every host."""
+    invalidar_versionado(CLAVE_PUBLICA)
 
 
 class ImagenMarca(models.Model):

@@ -20,6 +20,7 @@ from apps.marca.models import (
     Marca,
     Slot,
 )
+from hub.singleton import guardar_versionado, leer_versionado
 
 logger = logging.getLogger(__name__)
 
@@ -86,9 +87,22 @@ def _nulo(valor: str) -> str | None:
     return valor or None
 
 
+def _fila_marca() -> Marca:
+    """The brand row, created with defaults the first time.
+
+    Created without `save()`, which would start a new cache generation and waste the first build:
+    no cached brand can come from a row that did not exist yet.
+    """
+    marca = Marca.objects.filter(pk=1).first()
+    if marca is None:
+        Marca.objects.bulk_create([Marca(pk=1)], ignore_conflicts=True)
+        marca = Marca.objects.get(pk=1)
+    return marca
+
+
 def construir_publica() -> dict[str, Any]:
     """The cacheable brand computed from the database, without touching the brand cache."""
-    marca, _ = Marca.objects.get_or_create(pk=1)
+    marca = _fila_marca()
     contenido = {campo: getattr(marca, campo) for campo in CAMPOS_CONTENIDO}
     imagenes = {
         slot: (tipo, sha)
@@ -122,10 +136,12 @@ def construir_publica() -> dict[str, Any]:
 
 def marca_publica() -> MarcaPublica:
     """The current brand: from the shared cache, or built once and cached until it changes."""
-    guardada = _leer_cache(CLAVE_PUBLICA)
+    # Versioned: a brand built from the database just before another host's change commits
+    # is stored under the generation that change replaces, so no host ever serves it.
+    guardada, generacion = leer_versionado(CLAVE_PUBLICA)
     if not isinstance(guardada, dict):
         guardada = construir_publica()
-        _guardar_cache(CLAVE_PUBLICA, guardada, TTL_PUBLICA)
+        guardar_versionado(CLAVE_PUBLICA, guardada, generacion, TTL_PUBLICA)
     return MarcaPublica(
         datos=guardada["datos"],
         version=guardada["version"],

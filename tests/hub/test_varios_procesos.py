@@ -1,23 +1,62 @@
+"""Two server processes sharing the database and Redis behave as one service: rate limits count
+across both, a confirmation token executes once across both, a brand change on one is served by
+the other at once. On PostgreSQL runs they share a fresh PostgreSQL database; on SQLite runs, one
+SQLite file (WAL); the cache is always Redis (REDIS_URL, or the local default)."""
+
 from __future__ import annotations
 
+import itertools
+import json
+import re
+import threading
 import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 import httpx
 import pytest
 
-from tests.procesos import entorno, manage, servidores
+from apps.marca import selectors, services
+from apps.marca.models import olvidar_publica
+from hub.models import Limites
+from tests.procesos import base_compartida, manage, servidores
 
 pytestmark = pytest.mark.procesos
 
+URL_MARCA = "/auth/api/v1/auth/marca"
+URL_MCP = "/mcp/api/mcp"
+_ids = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class Procesos:
+    """The two servers (A, B), their environment and the demo's credentials."""
+
+    env: dict[str, str]
+    bases: list[str]
+    demo: dict[str, Any]
+
 
 @pytest.fixture(scope="module")
-def dos_servidores(tmp_path_factory):
-    env = entorno(tmp_path_factory.mktemp("procesos"))
-    # One trusted proxy: each attempt below can then act as a fresh client IP.
-    env["HUB_PROXIES_CONFIABLES"] = "1"
-    manage(env, "migrate", "--noinput")
-    with servidores(env, 2) as bases:
-        yield bases
+def procesos(tmp_path_factory):
+    carpeta = tmp_path_factory.mktemp("procesos")
+    with base_compartida(carpeta) as env:
+        # One trusted proxy: each attempt below can then act as a fresh client IP.
+        env["HUB_PROXIES_CONFIABLES"] = "1"
+        manage(env, "migrate", "--noinput")
+        manage(env, "demo_data", "--salida", str(carpeta / "demo.json"))
+        demo = json.loads((carpeta / "demo.json").read_text())
+        with servidores(env, 2) as bases:
+            yield Procesos(env=env, bases=bases, demo=demo)
+
+
+@pytest.fixture(scope="module")
+def dos_servidores(procesos):
+    return procesos.bases
 
 
 def _ip_nueva() -> str:
@@ -71,3 +110,268 @@ def test_two_processes_sharing_redis_share_one_global_count(dos_servidores):
             ]
             primero = restantes[0]
         assert restantes == list(range(primero, primero - 20, -1))
+
+
+# --- a confirmation token executes once across both hosts -----------------------------------------
+
+RONDAS = 3
+CONFIRMACIONES = 6  # the same token, three times to each host, all released at once
+PERSONA = {"comentar_solicitud": "completo", "radicar_mesa_ayuda": "limitado"}
+
+
+def _credenciales(demo: dict[str, Any], persona: str) -> dict[str, str]:
+    return {
+        "X-MCP-Api-Key": demo["api_key"],
+        "X-MCP-User-Token": demo["tokens"][persona],
+        "X-Forwarded-For": _ip_nueva(),
+    }
+
+
+def _herramienta(base: str, cabeceras: dict[str, str], nombre: str, argumentos: dict) -> dict:
+    """One tools/call over HTTP; its `result` (a tool error is a result with isError)."""
+    mensaje = {
+        "jsonrpc": "2.0",
+        "id": next(_ids),
+        "method": "tools/call",
+        "params": {"name": nombre, "arguments": argumentos},
+    }
+    r = httpx.post(f"{base}{URL_MCP}", json=mensaje, headers=cabeceras, timeout=60)
+    assert r.status_code == 200, r.text
+    cuerpo = r.json()
+    assert "error" not in cuerpo, cuerpo
+    return cuerpo["result"]
+
+
+def _a_la_vez(llamadas: list) -> list:
+    """Run the calls in threads released together by a barrier; their results in order."""
+    barrera = threading.Barrier(len(llamadas))
+
+    def correr(llamada):
+        barrera.wait()
+        return llamada()
+
+    with ThreadPoolExecutor(len(llamadas)) as hilos:
+        return list(hilos.map(correr, llamadas))
+
+
+def _argumentos(demo: dict[str, Any], herramienta: str, marca: str) -> dict[str, str]:
+    if herramienta == "comentar_solicitud":
+        return {
+            "numero_radicado": demo["solicitudes"]["de_completo_ajena"],
+            "comentario": f"Comentario confirmado una sola vez ({marca}).",
+        }
+    return {
+        "asunto": f"Caso confirmado una sola vez ({marca})",
+        "descripcion": "El tablero no exporta: prueba de dos servidores.",
+        "modulo": "Presupuesto",
+    }
+
+
+def _filas_escritas(env: dict[str, str], herramienta: str, textos: list[str]) -> list[int]:
+    """Rows the shared database holds for each text, read by a separate process."""
+    if herramienta == "comentar_solicitud":
+        consulta = "Comentario.objects.filter(texto=t).count()"
+    else:
+        consulta = "Solicitud.objects.filter(resumen=t).count()"
+    codigo = (
+        "import json\n"
+        "from apps.solicitudes.models import Comentario, Solicitud\n"
+        f"print(json.dumps([{consulta} for t in json.loads({json.dumps(json.dumps(textos))})]))"
+    )
+    salida = manage(env, "shell", "-c", codigo).stdout
+    return json.loads(salida.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("herramienta", ["comentar_solicitud", "radicar_mesa_ayuda"])
+def test_one_confirmation_token_sent_to_both_hosts_at_once_writes_exactly_once(
+    procesos, herramienta
+):
+    a, b = procesos.bases
+    cabeceras = _credenciales(procesos.demo, PERSONA[herramienta])
+    textos = []
+    for _ronda in range(RONDAS):
+        argumentos = _argumentos(procesos.demo, herramienta, uuid.uuid4().hex[:8])
+        textos.append(argumentos.get("comentario") or argumentos["asunto"])
+        previa = _herramienta(a, cabeceras, herramienta, argumentos)
+        assert previa["isError"] is False, previa
+        confirmar = {
+            **argumentos,
+            "confirmar": True,
+            "token_confirmacion": previa["structuredContent"]["token_confirmacion"],
+        }
+        destinos = [(a, b)[i % 2] for i in range(CONFIRMACIONES)]
+        resultados = _a_la_vez(
+            [partial(_herramienta, base, cabeceras, herramienta, confirmar) for base in destinos]
+        )
+        exitos = [r for r in resultados if r["isError"] is False]
+        rechazos = [r["structuredContent"]["codigo"] for r in resultados if r["isError"] is True]
+        assert len(exitos) == 1, resultados
+        assert rechazos == ["CONFIRMACION_USADA"] * (CONFIRMACIONES - 1)
+        # The other host refuses it too, afterwards.
+        otra = _herramienta(b, cabeceras, herramienta, confirmar)
+        assert otra["isError"] is True
+        assert otra["structuredContent"]["codigo"] == "CONFIRMACION_USADA"
+    assert _filas_escritas(procesos.env, herramienta, textos) == [1] * RONDAS
+
+
+# --- a brand change on one host is served by the other at once ------------------------------------
+
+
+def _csrf(html: str) -> str:
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+
+
+@contextmanager
+def _admin(base: str, demo: dict[str, Any]) -> Iterator[httpx.Client]:
+    """An HTTP session of the demo administrator on one host's admin."""
+    credenciales = demo["usuarios"]["admin"]
+    with httpx.Client(
+        base_url=base, timeout=30, headers={"X-Forwarded-For": _ip_nueva()}
+    ) as cliente:
+        r = cliente.post(
+            "/admin/login/",
+            data={
+                "csrfmiddlewaretoken": _csrf(cliente.get("/admin/login/").text),
+                "username": credenciales["username"],
+                "password": credenciales["password"],
+                "next": "/admin/",
+            },
+        )
+        assert r.status_code == 302, r.text
+        yield cliente
+
+
+def _guardar_color(admin: httpx.Client, datos: dict[str, Any], color: str) -> None:
+    """The brand editor's form, as the browser sends it, with another primary colour."""
+    formulario = {
+        campo: datos[campo] or ""
+        for campo in (
+            "modo",
+            "nombre",
+            "tagline",
+            "nombre_entidad",
+            "color_acento",
+            "login_titulo",
+            "contacto_correo",
+            "contacto_sitio",
+        )
+    }
+    pagina = admin.get("/admin/marca/marca/1/change/")
+    assert pagina.status_code == 200
+    r = admin.post(
+        "/admin/marca/marca/1/change/",
+        data={
+            **formulario,
+            "color_primario": color,
+            "login_bullets": "\n".join(datos["login_bullets"]),
+            "csrfmiddlewaretoken": _csrf(pagina.text),
+            "_save": "Grabar",
+        },
+    )
+    assert r.status_code == 302, r.text
+
+
+def _marca(base: str, etag: str | None = None) -> httpx.Response:
+    cabeceras = {"X-Forwarded-For": _ip_nueva()}
+    if etag:
+        cabeceras["If-None-Match"] = etag
+    return httpx.get(f"{base}{URL_MARCA}", headers=cabeceras, timeout=30)
+
+
+def test_a_brand_change_saved_on_one_host_is_served_at_once_by_the_other(procesos):
+    a, b = procesos.bases
+    antes = _marca(b)
+    etag = antes.headers["ETag"]
+    # Both hosts hold this version: an unchanged brand is 304 on each.
+    assert [_marca(base, etag).status_code for base in (a, b)] == [304, 304]
+    color = "#5B2A86" if antes.json()["data"]["color_primario"] != "#5B2A86" else "#2A865B"
+
+    with _admin(a, procesos.demo) as admin:
+        _guardar_color(admin, antes.json()["data"], color.lower())
+
+    despues = _marca(b, etag)
+    assert despues.status_code == 200
+    datos = despues.json()["data"]
+    assert despues.headers["ETag"] != etag
+    assert despues.headers["ETag"] == f'"{datos["version"]}"'
+    assert datos["color_primario"] == color
+    assert _marca(a, despues.headers["ETag"]).status_code == 304
+    ingreso = httpx.get(f"{b}/cuentas/login/", headers={"X-Forwarded-For": _ip_nueva()})
+    assert f"--color-primario: {color};" in ingreso.text
+
+
+def test_readers_on_the_other_host_during_changes_never_keep_an_old_brand(procesos):
+    a, b = procesos.bases
+    parar = threading.Event()
+
+    def leer_sin_parar() -> int:
+        # B keeps rebuilding the brand right after each change, racing A's commits.
+        leidas = 0
+        while not parar.is_set():
+            assert _marca(b).status_code == 200
+            leidas += 1
+        return leidas
+
+    with ThreadPoolExecutor(2) as hilos, _admin(a, procesos.demo) as admin:
+        lectores = [hilos.submit(leer_sin_parar) for _ in range(2)]
+        try:
+            for i in range(10):
+                antes = _marca(a).json()["data"]
+                color = f"#{i:02X}{(i * 37) % 256:02X}7A"
+                _guardar_color(admin, antes, color)
+                despues = _marca(b)
+                assert despues.json()["data"]["color_primario"] == color, i
+                assert despues.headers["ETag"] == _marca(a).headers["ETag"]
+        finally:
+            parar.set()
+        assert all(lector.result() > 0 for lector in lectores)
+
+
+# The race behind "at once", replayed in one process so that it happens every time: a host reads
+# the old brand from the database, another host's change commits and invalidates, and only then
+# does the first host store what it read. That entry must not be served (it was, for an hour).
+
+
+@pytest.mark.django_db
+def test_a_brand_read_before_a_change_committed_is_not_served_after_it(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    antes = selectors.marca_publica()
+    olvidar_publica()
+    construir = selectors.construir_publica
+
+    def leer_y_dejar_que_otro_host_cambie_la_marca() -> dict[str, Any]:
+        vieja = construir()
+        with django_capture_on_commit_callbacks(execute=True):
+            services.actualizar_marca(cambios={"color_primario": "#5B2A86"})
+        return vieja
+
+    monkeypatch.setattr(selectors, "construir_publica", leer_y_dejar_que_otro_host_cambie_la_marca)
+    assert selectors.marca_publica().version == antes.version  # what it read, answered once
+    monkeypatch.undo()
+    despues = selectors.marca_publica()
+    assert despues.datos["color_primario"] == "#5B2A86"
+    assert despues.version != antes.version
+
+
+@pytest.mark.django_db
+def test_a_settings_row_read_before_a_change_committed_is_not_served_after_it(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    Limites.objects.get_or_create(pk=1)
+    Limites.olvidar()
+    original = Limites.objects.get_or_create
+
+    def leer_y_dejar_que_otro_host_cambie_los_limites(**kwargs):
+        fila = original(**kwargs)
+        with django_capture_on_commit_callbacks(execute=True):
+            Limites.objects.filter(pk=1).update(marca_por_minuto=7)
+            Limites.olvidar()  # what Limites.save() does on commit
+        return fila
+
+    monkeypatch.setattr(
+        Limites.objects, "get_or_create", leer_y_dejar_que_otro_host_cambie_los_limites
+    )
+    assert Limites.cargar().marca_por_minuto == 600
+    monkeypatch.undo()
+    assert Limites.cargar().marca_por_minuto == 7
