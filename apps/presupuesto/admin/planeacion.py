@@ -157,6 +157,8 @@ class ProyectoAdmin(admin.ModelAdmin):
     list_display = ["codigo", "nombre", "vigencia", "activo", "asignado"]
     list_filter = ["vigencia", "activo"]
     search_fields = ["codigo", "nombre"]
+    # Explicit: the Sum below adds a GROUP BY, which drops Meta.ordering (unordered pagination).
+    ordering = ["vigencia", "codigo"]
     inlines = [AsignacionInline, ActividadInline]
 
     def get_queryset(self, request):
