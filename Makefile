@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?= -n 2
 
-.PHONY: run test lint format venv navegador clean-db bench
+.PHONY: run test lint format venv navegador clean-db bench openapi
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,16 @@ test: $(STAMP) navegador
 ## Debian's Chromium for the browser tests (installed once, if missing).
 navegador:
 	@command -v chromium >/dev/null 2>&1 || scripts/instalar_chromium.sh
+
+## The OpenAPI schema of the v1 interface, regenerated and validated (tests fail if it is stale).
+openapi: $(STAMP)
+	$(PY) manage.py spectacular --file docs/openapi.yaml --validate --fail-on-warn
+
+## Load test at a million requests: hub, bare Django view and MCP SDK peer side by side (wrk,
+## PostgreSQL, Redis). Not part of `make test`. Knobs: BENCH_ESCALA, BENCH_DURACION, ... (bench/correr.py).
+bench: $(STAMP)
+	@command -v wrk >/dev/null 2>&1 || { echo "falta wrk: apt-get install wrk"; exit 1; }
+	$(PY) -m bench.correr
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from typing import Any
@@ -152,8 +153,10 @@ def llamar(
 ) -> dict[str, Any]:
     """Run one tools/call and audit it; ParametrosInvalidos for -32602 (audited too).
 
-    The tool and its audit row share one transaction: if the row cannot be written the exception
-    propagates, everything rolls back, and the view answers 503.
+    A write tool and its audit row share one transaction: if the row cannot be written the
+    exception propagates, everything rolls back, and the view answers 503. A read-only tool has
+    nothing to roll back, so it runs without one (BEGIN, SAVEPOINT, RELEASE and COMMIT were four
+    of its eleven queries); an audit row that cannot be written still answers 503.
     """
     inicio = time.monotonic()
     nombre = params.get("name")
@@ -179,9 +182,10 @@ def llamar(
     llamada = Llamada(
         identidad=identidad, herramienta=herramienta, ajustes=ajustes, request=request
     )
-    with transaction.atomic():
+    envoltura = transaction.atomic if herramienta.escritura else contextlib.nullcontext
+    with envoltura():
         try:
-            with transaction.atomic():
+            with envoltura():
                 try:
                     resultado = _ejecutar(llamada, argumentos)
                 except ErrorHerramienta as exc:

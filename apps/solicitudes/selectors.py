@@ -26,12 +26,20 @@ def puede_ver(usuario, solicitud: Solicitud) -> bool:
     return Solicitud.objects.visibles_para(usuario).filter(pk=solicitud.pk).exists()
 
 
-def solicitud_visible(usuario, numero_radicado: str) -> Solicitud | None:
-    """The request with this exact number if `usuario` may see it, ready for a full answer."""
+# What estado_solicitud shows. Every joined table costs planning time even when unused: with the
+# filer and the area as well (seven tables), PostgreSQL spent ~3 ms planning a 0.1 ms lookup.
+RELACIONES_ESTADO = ("tipo", "etapa_actual", "rol_responsable", "padre")
+RELACIONES_RESUMEN = (*RELACIONES_ESTADO, "solicitante", "area")
+
+
+def solicitud_visible(
+    usuario, numero_radicado: str, relaciones: tuple[str, ...] = RELACIONES_RESUMEN
+) -> Solicitud | None:
+    """The request with this exact number if `usuario` may see it, with `relaciones` joined."""
     return (
         Solicitud.objects.visibles_para(usuario)
         .por_numero(numero_radicado)
-        .select_related("tipo", "etapa_actual", "rol_responsable", "solicitante", "padre", "area")
+        .select_related(*relaciones)
         .con_hijos()
         .first()
     )

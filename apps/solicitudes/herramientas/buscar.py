@@ -165,7 +165,9 @@ def buscar_solicitudes(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
         )
     qs = _filtradas(llamada, datos)
     total = qs.count()
-    pagina = qs.para_listado()[: datos["limite"]]
+    # Only the tables an item reads (not para_listado's five): every join costs planning time.
+    pagina = qs.select_related("tipo", "etapa_actual").order_by(*Solicitud._meta.ordering)
+    pagina = pagina[: datos["limite"]]
     solicitudes = [_item(s) for s in pagina]
     estructura = {
         "alcance": datos["alcance"],

@@ -11,7 +11,7 @@ from rest_framework import serializers
 from apps.mcp import limites
 from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
 from apps.solicitudes.models import Estado, Solicitud
-from apps.solicitudes.selectors import solicitud_publica, solicitud_visible
+from apps.solicitudes.selectors import RELACIONES_ESTADO, solicitud_publica, solicitud_visible
 from hub.serializadores import Estricto
 from hub.texto import limpiar
 
@@ -137,7 +137,7 @@ def _resumen(datos: dict[str, Any]) -> str:
 def estado_solicitud(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
     numero = datos["numero_radicado"]
     if llamada.usuario is not None:
-        solicitud = solicitud_visible(llamada.usuario, numero)
+        solicitud = solicitud_visible(llamada.usuario, numero, RELACIONES_ESTADO)
         if solicitud is None:
             raise _no_encontrada()
         estructura = _completo(solicitud)

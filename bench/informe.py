@@ -1,0 +1,187 @@
+"""Ratios, targets and the Markdown summary of a run (also written into docs/rendimiento.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+INICIO = "<!-- bench:inicio (generado por make bench; no editar a mano) -->"
+FIN = "<!-- bench:fin -->"
+# Ratio of throughput to the bare view that each endpoint must reach (issue 7).
+RATIOS_OBJETIVO = {"marca_304": 0.7, "marca_200": 0.6, "ping": 0.7}
+# The search tools, measured alone on one connection: p99 below this at the million-row scale.
+BUSQUEDAS = ("buscar_solicitudes", "busqueda_global", "mis_tareas")
+P99_BUSQUEDA_MS = 50.0
+# "Flat": a warm worker grows by less than this over its 20,000 requests.
+CRECIMIENTO_MAXIMO_KIB = 2048
+
+
+def _referencia(corridas: dict[str, Any]) -> float:
+    return (corridas["limite_inicio"]["rps"] + corridas["limite_fin"]["rps"]) / 2
+
+
+def completar(r: dict[str, Any]) -> None:
+    """Add ratios and the verdict of every target to the result, in place."""
+    corridas = r["corridas"]
+    referencia = _referencia(corridas)
+    r["limite_rps"] = round(referencia, 1)
+    r["limite_dispersion"] = round(
+        abs(corridas["limite_inicio"]["rps"] - corridas["limite_fin"]["rps"]) / referencia, 3
+    )
+    for corrida in corridas.values():
+        corrida["ratio_limite"] = round(corrida["rps"] / referencia, 3)
+    peer = corridas["peer_estado_solicitud"]["rps"]
+    r["ratio_peer"] = round(corridas["estado_solicitud"]["rps"] / peer, 3) if peer else None
+    escalas = sorted(r["sql"], key=int)
+    objetivos: list[dict[str, Any]] = []
+    for nombre, minimo in RATIOS_OBJETIVO.items():
+        valor = corridas[nombre]["ratio_limite"]
+        objetivos.append(
+            {"objetivo": f"{nombre} ≥ {minimo} del límite", "valor": valor, "ok": valor >= minimo}
+        )
+    objetivos.append(
+        {
+            "objetivo": "estado_solicitud por delante del peer (> 1.0)",
+            "valor": r["ratio_peer"],
+            "ok": bool(r["ratio_peer"] and r["ratio_peer"] > 1.0),
+        }
+    )
+    for nombre in BUSQUEDAS:
+        p99 = r["una_conexion"][nombre]["p99_ms"]
+        objetivos.append(
+            {
+                "objetivo": f"{nombre} p99 < {P99_BUSQUEDA_MS:g} ms con 1 conexión "
+                f"(escala {r['config']['escala']})",
+                "valor": p99,
+                "ok": p99 < P99_BUSQUEDA_MS,
+            }
+        )
+    errores = sum(c["errores"] for c in corridas.values())
+    errores += sum(c["errores"] for c in r["una_conexion"].values()) + r["memoria"]["errores"]
+    objetivos.append({"objetivo": "cero errores", "valor": errores, "ok": errores == 0})
+    if len(escalas) > 1:
+        chica, grande = r["sql"][escalas[0]], r["sql"][escalas[-1]]
+        distintas = sorted(
+            n for n in grande if chica.get(n, {}).get("consultas") != grande[n]["consultas"]
+        )
+        objetivos.append(
+            {
+                "objetivo": f"consultas SQL iguales en escala {escalas[0]} y {escalas[-1]}",
+                "valor": ", ".join(distintas) or "iguales",
+                "ok": not distintas,
+            }
+        )
+    incorrectas = sorted(n for e in escalas for n, v in r["sql"][e].items() if not v["correcta"])
+    if incorrectas:
+        objetivos.append(
+            {"objetivo": "réplicas del conteo SQL correctas", "valor": incorrectas, "ok": False}
+        )
+    crecimiento = max(r["memoria"]["crecimiento_kib"].values())
+    objetivos.append(
+        {
+            "objetivo": f"memoria plana: cada worker crece < {CRECIMIENTO_MAXIMO_KIB} KiB en "
+            f"{r['memoria']['por_worker']} peticiones",
+            "valor": f"{crecimiento} KiB",
+            "ok": crecimiento < CRECIMIENTO_MAXIMO_KIB,
+        }
+    )
+    r["objetivos"] = objetivos
+
+
+def _miles(n: int) -> str:
+    return f"{n:,}".replace(",", ".")
+
+
+def _ms(valor: float) -> str:
+    return f"{valor:.1f}" if valor >= 10 else f"{valor:.2f}"
+
+
+def markdown(r: dict[str, Any]) -> str:
+    """The generated section: machine, command, the table, the targets, memory."""
+    m, cfg = r["maquina"], r["config"]
+    escalas = sorted(r["sql"], key=int)
+    cab_sql = " / ".join(f"escala {e}" for e in escalas)
+    lineas = [
+        f"Fecha: {r['fecha']}. Máquina: {m['nproc']} núcleos ({m['cpu']}), {m['ram_gib']} GiB de "
+        f"RAM, Linux {m['kernel']}; carga media al terminar: {m['carga_1min']:.2f}. "
+        f"Python {m['python']}, Django {m['django']}, gunicorn {m['gunicorn']}, "
+        f"uvicorn {m['uvicorn']}, mcp {m['mcp']}, PostgreSQL {m['postgresql']}, "
+        f"Redis {m['redis']}, wrk {m['wrk']}.",
+        "",
+        f"Comando: `BENCH_ESCALA={cfg['escala']} BENCH_DURACION={cfg['duracion_s']} make bench` "
+        f"({cfg['workers']} workers sync de gunicorn por servidor; wrk -t1 "
+        f"-c{cfg['conexiones']}, {cfg['calentar_s']} s de calentamiento descartado y "
+        f"{cfg['duracion_s']} s medidos por fila; duración total {r['duracion_total_s']:.0f} s).",
+        "",
+        f"Límite (vista Django sin middleware): {r['limite_rps']:.0f} req/s, media de la primera "
+        f"y la última medición (difieren en {r['limite_dispersion'] * 100:.1f} %: el ruido de la "
+        "máquina).",
+        "",
+        f"| petición | req/s | × límite | p50 ms | p99 ms | errores | SQL/petición ({cab_sql}) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for nombre, c in r["corridas"].items():
+        if nombre.startswith("limite"):
+            titulo = "límite: vista sin middleware" + (
+                " (inicio)" if nombre.endswith("inicio") else " (fin)"
+            )
+        else:
+            titulo = r["peticiones"][nombre]["titulo"]
+        sql = " / ".join(
+            str(r["sql"][e][nombre]["consultas"]) if nombre in r["sql"][e] else "–" for e in escalas
+        )
+        lineas.append(
+            f"| {titulo} | {c['rps']:.0f} | {c['ratio_limite']:.2f} | {_ms(c['p50_ms'])} | "
+            f"{_ms(c['p99_ms'])} | {c['errores']} | {sql} |"
+        )
+    lineas += [
+        "",
+        f"estado_solicitud: hub / peer (SDK oficial) = **{r['ratio_peer']:.2f}**.",
+        "",
+        f"Con una sola conexión (latencia sin cola; escala {cfg['escala']}, "
+        f"{_miles(r['solicitudes'])} solicitudes):",
+        "",
+        "| herramienta | req/s | p50 ms | p99 ms | máx ms | errores |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for nombre, c in r["una_conexion"].items():
+        lineas.append(
+            f"| {r['peticiones'][nombre]['titulo']} | {c['rps']:.0f} | {_ms(c['p50_ms'])} | "
+            f"{_ms(c['p99_ms'])} | {_ms(c['max_ms'])} | {c['errores']} |"
+        )
+    mem = r["memoria"]
+    pids = list(mem["rss_fin_kib"])
+    lineas += [
+        "",
+        f"Memoria (VmRSS por worker, `max_requests` desactivado): al arrancar → antes de la "
+        f"carga mixta → después de {mem['peticiones']} peticiones (≈{mem['por_worker']} por "
+        "worker): "
+        + "; ".join(
+            f"{(mem['rss_arranque_kib'].get(pid) or 0) / 1024:.1f} → "
+            f"{mem['rss_inicio_kib'][pid] / 1024:.1f} → {mem['rss_fin_kib'][pid] / 1024:.1f} MiB"
+            for pid in pids
+        )
+        + ".",
+        "",
+        "| objetivo | valor | cumplido |",
+        "|---|---|---|",
+    ]
+    for o in r["objetivos"]:
+        lineas.append(f"| {o['objetivo']} | {o['valor']} | {'sí' if o['ok'] else '**no**'} |")
+    return "\n".join(lineas)
+
+
+def escribir_documento(ruta: Path, tabla: str) -> None:
+    """Replace the generated section of docs/rendimiento.md (the rest is written by hand)."""
+    bloque = f"{INICIO}\n{tabla}\n{FIN}"
+    if ruta.exists() and INICIO in ruta.read_text():
+        texto = re.sub(
+            re.escape(INICIO) + r".*?" + re.escape(FIN),
+            lambda _m: bloque,
+            ruta.read_text(),
+            flags=re.S,
+        )
+    else:
+        texto = f"# Rendimiento\n\n## Última corrida de `make bench`\n\n{bloque}\n"
+    ruta.write_text(texto)
