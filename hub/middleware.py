@@ -14,13 +14,15 @@ from hub import registro_logs, respuestas, seguridad
 from hub.ip import ip_cliente
 from hub.limites import CacheNoDisponible, contar
 from hub.models import Limites
+from hub.singleton import memoria_de_peticion
 
 logger = logging.getLogger("hub.errores")
 acceso = logging.getLogger("hub.acceso")
 
 
 class RegistroPeticionMiddleware:
-    """The very first: a request id for every log line of the request, and one access line."""
+    """The very first: a request id for every log line of the request, one access line, and
+    each singleton read once per request."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -29,7 +31,8 @@ class RegistroPeticionMiddleware:
         token = registro_logs.iniciar(request)
         inicio = time.perf_counter()
         try:
-            response = self.get_response(request)
+            with memoria_de_peticion():
+                response = self.get_response(request)
             response["X-Request-ID"] = request.request_id
             estado = response.status_code
             acceso.log(

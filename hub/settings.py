@@ -160,7 +160,6 @@ else:
             "KEY_PREFIX": _CACHE_PREFIX,
         }
     }
-RATELIMIT_USE_CACHE = "default"
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 AUTH_PASSWORD_VALIDATORS = [

@@ -9,14 +9,36 @@ generation, such an entry carries the generation it read, which the change has r
 
 from __future__ import annotations
 
+import contextvars
+import copy
 import logging
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Self
 
 from django.core.cache import cache
 from django.db import models, transaction
 
 logger = logging.getLogger(__name__)
+
+
+# Rows already read during the current request: the global limit and a view's own rule both read
+# Limites, and each read would be a cache round trip. One request is short, so it sees one value;
+# the next request reads the shared cache again (a change on another host is seen at once).
+_leidos: contextvars.ContextVar[dict[type, Any] | None] = contextvars.ContextVar(
+    "hub_singletons_leidos", default=None
+)
+
+
+@contextmanager
+def memoria_de_peticion() -> Iterator[None]:
+    """Within this block each singleton is read from the cache at most once."""
+    token = _leidos.set({})
+    try:
+        yield
+    finally:
+        _leidos.reset(token)
 
 
 def _clave_generacion(clave: str) -> str:
@@ -82,6 +104,17 @@ class ModeloUnico(models.Model):
     @classmethod
     def cargar(cls) -> Self:
         """The current row (created with defaults the first time)."""
+        leidos = _leidos.get()
+        if leidos is not None and cls in leidos:
+            # A copy: a caller that edits its row without saving must not change the others'.
+            return copy.copy(leidos[cls])
+        obj = cls._cargar_compartido()
+        if leidos is not None:
+            leidos[cls] = copy.copy(obj)
+        return obj
+
+    @classmethod
+    def _cargar_compartido(cls) -> Self:
         clave = cls._clave_cache()
         obj, generacion = leer_versionado(clave)
         if obj is None:
@@ -95,6 +128,9 @@ class ModeloUnico(models.Model):
     @classmethod
     def olvidar(cls) -> None:
         """Make the cached copy stale on every host (after a save, or in tests)."""
+        leidos = _leidos.get()
+        if leidos is not None:
+            leidos.pop(cls, None)
         invalidar_versionado(cls._clave_cache())
 
     def save(self, *args, **kwargs):

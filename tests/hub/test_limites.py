@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 from django.test import RequestFactory, override_settings
 
+import hub.limites
 from hub import respuestas
 from hub.ip import ip_cliente
 from hub.limites import CacheNoDisponible, Regla, contar, limitar
@@ -144,3 +146,25 @@ def test_a_read_without_incrementing_does_not_count():
     contar(grupo="g", clave="k", limite=5, ventana=60)
     assert contar(grupo="g", clave="k", limite=5, ventana=60, incrementar=False).usados == 1
     assert contar(grupo="g", clave="k", limite=5, ventana=60).usados == 2
+
+
+def test_the_count_starts_again_when_its_window_ends(monkeypatch):
+    ahora = [1_800_000_000]
+    monkeypatch.setattr(hub.limites, "time", SimpleNamespace(time=lambda: ahora[0]))
+    primero = contar(grupo="g", clave="k", limite=5, ventana=60)
+    assert primero.usados == 1
+    assert 1 <= primero.reintentar_en <= 60
+    ahora[0] += primero.reintentar_en - 1  # the window's last second
+    ultimo = contar(grupo="g", clave="k", limite=5, ventana=60)
+    assert (ultimo.usados, ultimo.reintentar_en) == (2, 1)
+    ahora[0] += 1  # the next window
+    siguiente = contar(grupo="g", clave="k", limite=5, ventana=60)
+    assert (siguiente.usados, siguiente.reintentar_en) == (1, 60)
+
+
+def test_each_group_and_key_has_its_own_count():
+    contar(grupo="g", clave="k", limite=5, ventana=60)
+    contar(grupo="g", clave="k", limite=5, ventana=60)
+    assert contar(grupo="g", clave="otra", limite=5, ventana=60).usados == 1
+    assert contar(grupo="otro", clave="k", limite=5, ventana=60).usados == 1
+    assert contar(grupo="g", clave="k", limite=5, ventana=3600).usados == 1

@@ -251,11 +251,22 @@ def test_manage_py_exits_0_on_pass_and_1_on_fail(tmp_path):
 
 
 def _conf(monkeypatch, **env: str) -> dict:
-    for nombre in ("PORT", "HUB_BIND", "WEB_CONCURRENCY", "FORWARDED_ALLOW_IPS"):
+    for nombre in (
+        "PORT",
+        "HUB_BIND",
+        "WEB_CONCURRENCY",
+        "FORWARDED_ALLOW_IPS",
+        "GUNICORN_MAX_REQUESTS",
+    ):
         monkeypatch.delenv(nombre, raising=False)
     for nombre, valor in env.items():
         monkeypatch.setenv(nombre, valor)
     return runpy.run_path(str(CONF))
+
+
+def test_gunicorn_recycling_is_adjustable(monkeypatch):
+    c = _conf(monkeypatch, GUNICORN_MAX_REQUESTS="500")
+    assert (c["max_requests"], c["max_requests_jitter"]) == (500, 50)
 
 
 def test_gunicorn_conf_defaults(monkeypatch):
@@ -264,7 +275,7 @@ def test_gunicorn_conf_defaults(monkeypatch):
     assert c["workers"] == (os.cpu_count() or 1) * 2 + 1
     assert c["worker_class"] == "sync"
     assert (c["timeout"], c["graceful_timeout"], c["keepalive"]) == (30, 30, 5)
-    assert (c["max_requests"], c["max_requests_jitter"]) == (1000, 100)
+    assert (c["max_requests"], c["max_requests_jitter"]) == (20000, 2000)
     assert c["limit_request_line"] == 8190
     assert c["limit_request_fields"] == 100
     assert c["limit_request_field_size"] == 8190
