@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import time
+from types import SimpleNamespace
+
 import pytest
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+
+import hub.limites
 
 
 def limpiar_cache() -> None:
@@ -27,6 +32,15 @@ def limpiar_cache() -> None:
 def _claves_rapidas(settings):
     """Tests create many people; a fast hasher keeps them quick (production keeps PBKDF2)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _ventanas_quietas(monkeypatch):
+    """The rate limiter's clock stands still during a test: windows are fixed, and a test that
+    makes 60 requests on a loaded machine could otherwise straddle two windows and see its count
+    start again. Tests about windows move this clock themselves."""
+    ahora = time.time()
+    monkeypatch.setattr(hub.limites, "time", SimpleNamespace(time=lambda: ahora))
 
 
 @pytest.fixture(autouse=True)
