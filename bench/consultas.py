@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,41 +30,33 @@ def _enviar(cliente, peticion) -> Any:
     return cliente.get(peticion.ruta, headers=cabeceras)
 
 
-def _contar_hub(cliente, peticion) -> dict[str, Any]:
+def _segunda_vez(enviar: Callable[[], Any]) -> tuple[Any, dict[str, Any]]:
+    """Send once to warm the caches as in a running worker, then count the second send."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    _enviar(cliente, peticion)  # warm: caches filled as in a running worker
+    enviar()
     with CaptureQueriesContext(connection) as capturadas:
-        respuesta = _enviar(cliente, peticion)
+        respuesta = enviar()
+    sql = [q["sql"][:300] for q in capturadas.captured_queries]
+    return respuesta, {"consultas": len(sql), "sql": sql}
+
+
+def _contar_hub(cliente, peticion) -> dict[str, Any]:
+    respuesta, conteo = _segunda_vez(lambda: _enviar(cliente, peticion))
     cuerpo = respuesta.content.decode("utf-8", "replace")
     correcta = respuesta.status_code == peticion.esperado and (
         peticion.contiene is None or peticion.contiene in cuerpo
     )
-    return {
-        "consultas": len(capturadas),
-        "status": respuesta.status_code,
-        "correcta": correcta,
-        "sql": [q["sql"][:300] for q in capturadas.captured_queries],
-    }
+    return {**conteo, "status": respuesta.status_code, "correcta": correcta}
 
 
 def _contar_peer(demo: dict[str, Any], peticion) -> dict[str, Any]:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     from bench.peer.servidor import atender
 
     numero = json.loads(peticion.cuerpo)["params"]["arguments"]["numero_radicado"]
-    atender(peticion.cabeceras, "127.0.0.1", numero)
-    with CaptureQueriesContext(connection) as capturadas:
-        datos = atender(peticion.cabeceras, "127.0.0.1", numero)
-    return {
-        "consultas": len(capturadas),
-        "status": 200,
-        "correcta": datos.get("encontrado") is True,
-        "sql": [q["sql"][:300] for q in capturadas.captured_queries],
-    }
+    datos, conteo = _segunda_vez(lambda: atender(peticion.cabeceras, "127.0.0.1", numero))
+    return {**conteo, "status": 200, "correcta": datos.get("encontrado") is True}
 
 
 def medir(demo: dict[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,6 @@ import functools
 import hashlib
 import logging
 import time
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -41,18 +40,7 @@ class Uso:
         return max(0, self.limite - self.usados)
 
 
-def _ventana(clave: str, ventana: int, ahora: int) -> tuple[int, int]:
-    """(start, end) of the fixed window holding `ahora`.
-
-    Each key's windows are shifted by a stable offset, so that the clients of one endpoint do not
-    all get their counts back on the same second.
-    """
-    desfase = zlib.crc32(clave.encode()) % ventana
-    inicio = ahora - (ahora - desfase) % ventana
-    return inicio, inicio + ventana
-
-
-def _sumar(llave: str, ventana: int, incrementar: bool) -> int | None:
+def _sumar(llave: str, ventana: int, incrementar: bool) -> int:
     """The window's count after adding this hit (or just read it): one round trip to Redis."""
     cache = caches["default"]
     if not isinstance(cache, RedisCache):  # the embedded default (local memory)
@@ -77,17 +65,18 @@ def contar(*, grupo: str, clave: str, limite: int, ventana: int, incrementar: bo
 
     Raises CacheNoDisponible when the cache cannot answer.
     """
-    ahora = int(time.time())
-    inicio, fin = _ventana(f"{grupo}:{clave}", ventana, ahora)
     # Hashed: the key may hold an IP or a person's id, which need not be readable in Redis.
-    resumen = hashlib.blake2b(f"{grupo}\0{clave}".encode(), digest_size=12).hexdigest()
+    resumen = hashlib.blake2b(f"{grupo}\0{clave}".encode(), digest_size=12)
+    # Each key's windows are shifted by a stable offset taken from the same digest, so that the
+    # clients of one endpoint do not all get their counts back on the same second.
+    desfase = int.from_bytes(resumen.digest()[:4]) % ventana
+    ahora = int(time.time())
+    inicio = ahora - (ahora - desfase) % ventana
     try:
-        usados = _sumar(f"rl:{resumen}:{ventana}:{inicio}", ventana, incrementar)
+        usados = _sumar(f"rl:{resumen.hexdigest()}:{ventana}:{inicio}", ventana, incrementar)
     except Exception as exc:
         raise CacheNoDisponible(str(exc)) from exc
-    if usados is None:
-        raise CacheNoDisponible("the cache did not return a count")
-    return Uso(limite=limite, usados=usados, reintentar_en=max(1, fin - ahora))
+    return Uso(limite=limite, usados=usados, reintentar_en=max(1, inicio + ventana - ahora))
 
 
 def cabeceras(uso: Uso) -> dict[str, str]:

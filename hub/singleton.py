@@ -114,14 +114,24 @@ class ModeloUnico(models.Model):
         return obj
 
     @classmethod
+    def fila(cls) -> Self:
+        """The row from the database, created with defaults the first time; no cache involved.
+
+        Created without `save()`, which would start a new cache generation and waste the build
+        under way: no cached copy can come from a row that did not exist yet.
+        """
+        obj = cls.objects.filter(pk=1).first()
+        if obj is None:
+            cls.objects.bulk_create([cls(pk=1)], ignore_conflicts=True)  # another host may win
+            obj = cls.objects.get(pk=1)
+        return obj
+
+    @classmethod
     def _cargar_compartido(cls) -> Self:
         clave = cls._clave_cache()
         obj, generacion = leer_versionado(clave)
         if obj is None:
-            obj, creado = cls.objects.get_or_create(pk=1)
-            if creado:  # saving it started a new generation: read it again under that one
-                _, generacion = leer_versionado(clave)
-                obj = cls.objects.get(pk=1)
+            obj = cls.fila()
             guardar_versionado(clave, obj, generacion, cls.CLAVE_CACHE_TTL)
         return obj
 

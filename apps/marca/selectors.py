@@ -87,22 +87,9 @@ def _nulo(valor: str) -> str | None:
     return valor or None
 
 
-def _fila_marca() -> Marca:
-    """The brand row, created with defaults the first time.
-
-    Created without `save()`, which would start a new cache generation and waste the first build:
-    no cached brand can come from a row that did not exist yet.
-    """
-    marca = Marca.objects.filter(pk=1).first()
-    if marca is None:
-        Marca.objects.bulk_create([Marca(pk=1)], ignore_conflicts=True)
-        marca = Marca.objects.get(pk=1)
-    return marca
-
-
 def construir_publica() -> dict[str, Any]:
     """The cacheable brand computed from the database, without touching the brand cache."""
-    marca = _fila_marca()
+    marca = Marca.fila()
     contenido = {campo: getattr(marca, campo) for campo in CAMPOS_CONTENIDO}
     imagenes = {
         slot: (tipo, sha)

@@ -358,20 +358,18 @@ def test_a_brand_read_before_a_change_committed_is_not_served_after_it(
 def test_a_settings_row_read_before_a_change_committed_is_not_served_after_it(
     monkeypatch, django_capture_on_commit_callbacks
 ):
-    Limites.objects.get_or_create(pk=1)
+    Limites.fila()
     Limites.olvidar()
-    original = Limites.objects.get_or_create
+    original = Limites.fila
 
-    def leer_y_dejar_que_otro_host_cambie_los_limites(**kwargs):
-        fila = original(**kwargs)
+    def leer_y_dejar_que_otro_host_cambie_los_limites():
+        fila = original()
         with django_capture_on_commit_callbacks(execute=True):
             Limites.objects.filter(pk=1).update(marca_por_minuto=7)
             Limites.olvidar()  # what Limites.save() does on commit
         return fila
 
-    monkeypatch.setattr(
-        Limites.objects, "get_or_create", leer_y_dejar_que_otro_host_cambie_los_limites
-    )
+    monkeypatch.setattr(Limites, "fila", leer_y_dejar_que_otro_host_cambie_los_limites)
     assert Limites.cargar().marca_por_minuto == 600
     monkeypatch.undo()
     assert Limites.cargar().marca_por_minuto == 7
