@@ -17,13 +17,16 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 venv: $(STAMP)
 
-## The service on the embedded default (SQLite under var/, local-memory cache) with demo data.
+## The service on the embedded default (SQLite and the file cache under var/) with demo data.
+## DEBUG: a local secret key is kept in var/ (outside DEBUG, SECRET_KEY is required).
+run: export DEBUG = true
+run: export HUB_URL_PUBLICA = http://$(HOST):$(PORT)
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo_data --salida var/demo.json --resumen --base http://$(HOST):$(PORT)
-	DEBUG=true $(PY) manage.py runserver $(HOST):$(PORT)
+	$(PY) manage.py runserver $(HOST):$(PORT)
 
-## The whole suite; honours DATABASE_URL and REDIS_URL (default: SQLite and local memory).
+## The whole suite; honours DATABASE_URL and REDIS_URL (default: SQLite and the file cache).
 test: $(STAMP) navegador
 	$(PY) -m pytest $(PYTEST_ARGS)
 
@@ -33,7 +36,7 @@ navegador:
 
 ## The OpenAPI schema of the v1 interface, regenerated and validated (tests fail if it is stale).
 openapi: $(STAMP)
-	$(PY) manage.py spectacular --file docs/openapi.yaml --validate --fail-on-warn
+	DEBUG=true $(PY) manage.py spectacular --file docs/openapi.yaml --validate --fail-on-warn
 
 ## Load test at a million requests: hub, bare Django view and MCP SDK peer side by side (wrk,
 ## PostgreSQL, Redis). Not part of `make test`. Knobs: BENCH_ESCALA, BENCH_DURACION, ... (bench/correr.py).

@@ -22,6 +22,7 @@ import json
 import os
 import platform
 import re
+import secrets
 import shutil
 import signal
 import subprocess
@@ -101,12 +102,24 @@ class Base:
             env.pop(quitar, None)
         env.update(
             DJANGO_SETTINGS_MODULE="hub.settings",
+            # One key for every run: the demo credentials in a reused database derive from it.
+            SECRET_KEY=os.environ.get("SECRET_KEY") or _clave_bench(),
             DATABASE_URL=f"{cfg.pg}/{self.nombre}",
             REDIS_URL=cfg.redis,
             HUB_CACHE_PREFIJO=self.prefijo,
             PYTHONPATH=str(RAIZ),
         )
         return env
+
+
+def _clave_bench() -> str:
+    """The bench's own secret key, made once and kept in var/bench/ (never committed)."""
+    archivo = RAIZ / "var" / "bench" / "clave_secreta"
+    if not archivo.exists():
+        archivo.parent.mkdir(parents=True, exist_ok=True)
+        archivo.write_text(secrets.token_urlsafe(50))
+        archivo.chmod(0o600)
+    return archivo.read_text().strip()
 
 
 def _sufijo(base: str) -> str:

@@ -7,3 +7,6 @@ class HubConfig(AppConfig):
     name = "hub"
     verbose_name = "Hub: ajustes generales"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from hub import comprobaciones  # noqa: F401  (registers the deploy checks)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
+from typing import Any
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -11,56 +13,101 @@ from django.core.exceptions import ImproperlyConfigured
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
-env = environ.Env()
+
+class Entorno(environ.Env):
+    """django-environ, with the project's rules on top.
+
+    A typo stops the start naming the variable (django-environ would read `DEBUG=quizas` as
+    False); an empty value means "not set"; and `$NAME` is not read as a reference to another
+    variable (django-environ's proxying), because a secret may well start with `$`.
+    """
+
+    VERDADEROS = frozenset({"1", "true", "yes", "on", "si", "sí"})
+    FALSOS = frozenset({"0", "false", "no", "off"})
+
+    def get_value(self, var, cast=None, default=environ.Env.NOTSET, parse_default=False):
+        crudo = self.ENVIRON.get(var, "")
+        if crudo.strip() == "":
+            if default is self.NOTSET:
+                raise ImproperlyConfigured(f"Set the {var} environment variable.")
+            return self.parse_value(default, cast) if parse_default and cast else default
+        try:
+            return self.parse_value(crudo, cast) if cast is not None else crudo
+        except (ValueError, TypeError) as exc:
+            raise ImproperlyConfigured(f"{var}={crudo!r} is not valid: {exc}") from None
+
+    @classmethod
+    def parse_value(cls, value: Any, cast: Any) -> Any:
+        if cast is bool and isinstance(value, str):
+            texto = value.strip().lower()
+            if texto in cls.VERDADEROS:
+                return True
+            if texto in cls.FALSOS:
+                return False
+            raise ValueError("not a boolean (use true or false)")
+        return super().parse_value(value, cast)
+
+    def list(self, var, cast=None, default=environ.Env.NOTSET) -> list:
+        """Comma-separated, each item stripped, empty items dropped."""
+        return [item.strip() for item in super().list(var, cast, default) if str(item).strip()]
+
+    def entero(self, var: str, default: int, *, minimo: int = 0) -> int:
+        """A whole number that must be at least `minimo`."""
+        valor = self.int(var, default=default)
+        if valor < minimo:
+            raise ImproperlyConfigured(f"{var}={valor} must be at least {minimo}.")
+        return valor
 
 
-def _bool(name: str, default: bool) -> bool:
-    """A boolean variable; anything but the usual spellings is an error, not False."""
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
-    value = raw.strip().lower()
-    if value in {"1", "true", "yes", "on", "si", "sí"}:
-        return True
-    if value in {"0", "false", "no", "off"}:
-        return False
-    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use true/false).")
+env = Entorno()
+
+DEBUG = env.bool("DEBUG", default=False)
+HUB_PRODUCCION = env.bool("HUB_PRODUCCION", default=False)
 
 
-def _int(name: str, default: int, *, minimum: int = 0) -> int:
-    """A whole-number variable that must be at least `minimum`."""
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from None
-    if value < minimum:
-        raise ImproperlyConfigured(f"{name}={value} must be at least {minimum}.")
-    return value
+def _clave_de_desarrollo() -> str:
+    """A random key kept in var/ for this checkout only: never a key anyone else can read."""
+    archivo = VAR_DIR / "clave_secreta_desarrollo"
+    if not archivo.exists():
+        VAR_DIR.mkdir(exist_ok=True)
+        descriptor = os.open(archivo, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as salida:
+            salida.write(secrets.token_urlsafe(50))
+    return archivo.read_text().strip()
 
 
-def _list(name: str, default: list[str]) -> list[str]:
-    """A comma-separated variable."""
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    return [item.strip() for item in raw.split(",") if item.strip()]
-
-
-DEBUG = _bool("DEBUG", False)
-_DEV_SECRET = "dev-insecure-only-for-local-use-0123456789-abcdefghijklmnopqrstuvwxyz"
-SECRET_KEY = os.environ.get("SECRET_KEY") or _DEV_SECRET
-ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
-CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS", [])
+# Outside DEBUG a missing key stops the start: a key everyone can read would let anyone sign
+# sessions and confirmation tokens (and compute the demo credentials, derived from it).
+SECRET_KEY = env.str("SECRET_KEY", default="")
+if HUB_PRODUCCION and (
+    # Django's own deploy check (security.W009): 50+ characters, 5+ distinct, no insecure prefix.
+    len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure-")
+):
+    raise ImproperlyConfigured("HUB_PRODUCCION needs a strong SECRET_KEY (50+ random characters).")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is required (50+ random characters); only with DEBUG=true does a local "
+            "development key kept in var/ stand in for it."
+        )
+    SECRET_KEY = _clave_de_desarrollo()
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 # How many reverse proxies in front of us append to X-Forwarded-For (0: use REMOTE_ADDR).
-HUB_PROXIES_CONFIABLES = _int("HUB_PROXIES_CONFIABLES", 0)
+HUB_PROXIES_CONFIABLES = env.entero("HUB_PROXIES_CONFIABLES", 0)
 # Largest request body accepted under /api/ (bytes); more is 413 PAYLOAD_DEMASIADO_GRANDE.
-HUB_MAX_CUERPO = _int("HUB_MAX_CUERPO", 1024 * 1024, minimum=1024)
-# Public base address used in absolute links when no request is at hand (e.g. QR codes).
-HUB_URL_PUBLICA = os.environ.get("HUB_URL_PUBLICA", "http://127.0.0.1:8000").rstrip("/")
+HUB_MAX_CUERPO = env.entero("HUB_MAX_CUERPO", 1024 * 1024, minimo=1024)
+# Public base address of the service: QR codes and the absolute links given to assistants.
+# Required in production (a QR printed with the wrong host cannot be fixed afterwards).
+HUB_URL_PUBLICA = env.str("HUB_URL_PUBLICA", default="").rstrip("/")
+if not HUB_URL_PUBLICA:
+    if HUB_PRODUCCION:
+        raise ImproperlyConfigured(
+            "HUB_PRODUCCION needs HUB_URL_PUBLICA (e.g. https://hub.entidad.gov.co): it is the "
+            "address printed in QR codes and in the assistant's links."
+        )
+    HUB_URL_PUBLICA = "http://127.0.0.1:8000"
 HUB_VERSION = "1.0.0"
 
 INSTALLED_APPS = [
@@ -89,7 +136,9 @@ MIDDLEWARE = [
     # First: every later log line carries the request id, and the access line sees every answer.
     "hub.middleware.RegistroPeticionMiddleware",
     "hub.middleware.CabecerasSeguridadMiddleware",
-    "hub.middleware.PrimeraLineaMiddleware",
+    "hub.middleware.TamanoCuerpoMiddleware",
+    "hub.middleware.LimiteGlobalMiddleware",
+    "hub.middleware.ErroresApiMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -127,7 +176,7 @@ TEMPLATES = [
 
 VAR_DIR.mkdir(exist_ok=True)
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'hub.sqlite3'}")}
-DATABASES["default"]["CONN_MAX_AGE"] = _int("HUB_CONN_MAX_AGE", 60)
+DATABASES["default"]["CONN_MAX_AGE"] = env.entero("HUB_CONN_MAX_AGE", 60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (runserver) and processes write: wait for the lock instead of failing.
@@ -137,11 +186,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
-# Tests running side by side on one Redis each get their own prefix.
-_CACHE_PREFIX = os.environ.get("HUB_CACHE_PREFIJO", "hub") + os.environ.get(
-    "PYTEST_XDIST_WORKER", ""
-)
+REDIS_URL = env.str("REDIS_URL", default="")
+# Tests running side by side on one Redis (or one machine) each get their own prefix and folder.
+_PRUEBA = os.environ.get("PYTEST_XDIST_WORKER", "")
+_CACHE_PREFIX = env.str("HUB_CACHE_PREFIJO", default="hub") + _PRUEBA
+# After a failure the cache is left alone this many seconds: a hung Redis would otherwise make
+# every request wait its own timeout (DESIGN.md section 5 then applies as for a dead cache).
+HUB_CACHE_PAUSA = env.entero("HUB_CACHE_PAUSA", 5)
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -153,13 +204,23 @@ if REDIS_URL:
         }
     }
 else:
+    # Without Redis, a store on disk that every process of this host shares (several gunicorn
+    # workers count the same limits and see the same brand and settings); not several hosts.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "hub",
+            "BACKEND": "hub.cache.CacheArchivo",
+            "LOCATION": str(
+                Path(env.str("HUB_CACHE_DIR", default=str(VAR_DIR / "cache"))) / (_PRUEBA or "hub")
+            ),
             "KEY_PREFIX": _CACHE_PREFIX,
         }
     }
+
+# Every rate limit of the interface is counted by django-ratelimit (hub/limites.py wraps it):
+# the decision to fail open or closed when the cache is down is ours, per limit (DESIGN.md 5).
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_FAIL_OPEN = False
+RATELIMIT_IP_META_KEY = "hub.ip.ip_cliente"
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 AUTH_PASSWORD_VALIDATORS = [
@@ -176,7 +237,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
-MEDIA_ROOT = Path(os.environ.get("HUB_MEDIA_ROOT", VAR_DIR / "media"))
+MEDIA_ROOT = Path(env.str("HUB_MEDIA_ROOT", default=str(VAR_DIR / "media")))
 MEDIA_URL = "/media/"
 
 # Admin uploads (brand images) are bounded by the brand's own size limit.
@@ -230,7 +291,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # The brand endpoints must not be callable from other sites' browsers: no CORS origin allowed.
-CORS_ALLOWED_ORIGINS = _list("HUB_CORS_ORIGENES", [])
+CORS_ALLOWED_ORIGINS = env.list("HUB_CORS_ORIGENES", default=[])
 CORS_URLS_REGEX = r"^/notificaciones/api/public/.*$"
 # Only the contact endpoint opens CORS (per configured site); browsers may read the limit headers.
 CORS_EXPOSE_HEADERS = [
@@ -241,20 +302,28 @@ CORS_EXPOSE_HEADERS = [
     "X-RateLimit-Remaining-Dia",
 ]
 
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "hub@localhost")
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = _int("EMAIL_PORT", 25, minimum=1)
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = _bool("EMAIL_USE_TLS", False)
+# Mail: EMAIL_URL (e.g. smtp+tls://usuario:clave@smtp.entidad.gov.co:587) or the EMAIL_*
+# variables one by one. Without either, the console backend prints messages to the log: fine on a
+# laptop, an error in production (contact messages carry personal data).
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="hub@localhost")
+if env.str("EMAIL_URL", default=""):
+    # EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, ... from the one address.
+    globals().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = env.str(
+        "EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
+    )
+    EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
+    EMAIL_PORT = env.entero("EMAIL_PORT", 25, minimo=1)
+    EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+    EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+    EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+    EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
 # Mail leaves after commit, inside the request: a slow server must not hold the answer long.
-EMAIL_TIMEOUT = _int("EMAIL_TIMEOUT", 10, minimum=1)
+EMAIL_TIMEOUT = env.entero("EMAIL_TIMEOUT", 10, minimo=1)
 
 # json: one object per line for a log shipper (default under HUB_PRODUCCION); texto: for people.
-HUB_LOG_FORMATO = (
-    os.environ.get("HUB_LOG_FORMATO") or ("json" if _bool("HUB_PRODUCCION", False) else "texto")
-).strip()
+HUB_LOG_FORMATO = env.str("HUB_LOG_FORMATO", default="json" if HUB_PRODUCCION else "texto").strip()
 if HUB_LOG_FORMATO not in {"json", "texto"}:
     raise ImproperlyConfigured(f"HUB_LOG_FORMATO={HUB_LOG_FORMATO!r}: use json or texto.")
 LOGGING = {
@@ -265,7 +334,7 @@ LOGGING = {
         "texto": {"()": "hub.registro_logs.FormatoTexto"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": HUB_LOG_FORMATO}},
-    "root": {"handlers": ["console"], "level": os.environ.get("HUB_LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env.str("HUB_LOG_LEVEL", default="INFO")},
     # django.template at DEBUG logs whole template contexts: a page that shows a secret once
     # (a new API key or token) must never reach a log, whatever HUB_LOG_LEVEL says.
     "loggers": {"django.request": {"level": "ERROR"}, "django.template": {"level": "INFO"}},
@@ -278,21 +347,10 @@ if not DEBUG:
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
 
-HUB_PRODUCCION = _bool("HUB_PRODUCCION", False)
 if HUB_PRODUCCION:
-    # Django's own deploy check (security.W009): 50+ characters, 5+ distinct, no insecure prefix.
-    if (
-        SECRET_KEY == _DEV_SECRET
-        or len(SECRET_KEY) < 50
-        or len(set(SECRET_KEY)) < 5
-        or SECRET_KEY.startswith("django-insecure-")
-    ):
-        raise ImproperlyConfigured(
-            "HUB_PRODUCCION needs a strong SECRET_KEY (50+ random characters)."
-        )
-    SECURE_SSL_REDIRECT = _bool("HUB_SSL_REDIRECT", True)
+    SECURE_SSL_REDIRECT = env.bool("HUB_SSL_REDIRECT", default=True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_HSTS_SECONDS = _int("HUB_HSTS_SEGUNDOS", 31536000)
+    SECURE_HSTS_SECONDS = env.entero("HUB_HSTS_SEGUNDOS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True

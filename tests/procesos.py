@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -19,6 +20,16 @@ from psycopg import sql
 
 RAIZ = Path(__file__).resolve().parent.parent
 REDIS_POR_DEFECTO = "redis://127.0.0.1:6379/0"
+# The production block of the README (its database aside), for tests of the production profile.
+PRODUCCION_README = {
+    "REDIS_URL": os.environ.get("REDIS_URL") or REDIS_POR_DEFECTO,
+    "SECRET_KEY": secrets.token_urlsafe(60),
+    "ALLOWED_HOSTS": "hub.entidad.gov.co",
+    "HUB_URL_PUBLICA": "https://hub.entidad.gov.co",
+    "EMAIL_URL": "smtp+tls://hub:clave-del-correo@smtp.entidad.gov.co:587",
+    "HUB_PROXIES_CONFIABLES": "1",
+    "HUB_PRODUCCION": "true",
+}
 
 
 def puerto_libre() -> int:

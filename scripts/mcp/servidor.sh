@@ -3,9 +3,9 @@
 # The server is the production one (gunicorn.conf.py, hub.wsgi, 2 sync workers) over a temporary
 # SQLite database with the demo data; it is killed and its folder removed on exit. When MCP_URL,
 # MCP_DEMO and MCP_TMP are already set (scripts/mcp_externo.sh runs both scripts), it is reused.
-# Knobs: MCP_PUERTOS (default 8100-8199, the first free one is used), REDIS_URL (default: local
-# memory cache; a private HUB_CACHE_PREFIJO is used either way), MCP_CONSERVAR=1 (keep the
-# scratch folder: logs, database, results).
+# Knobs: MCP_PUERTOS (default 8100-8199, the first free one is used), REDIS_URL (default: the
+# file cache in the scratch folder; a private HUB_CACHE_PREFIJO is used either way),
+# MCP_CONSERVAR=1 (keep the scratch folder: logs, database, results).
 
 RAIZ="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 MCP_DIR="$RAIZ/scripts/mcp"
@@ -79,8 +79,11 @@ mcp_servidor() {
   mkdir -p "$MCP_TMP/home"
   local -a entorno=(
     env -u HUB_PRODUCCION -u DEBUG
+    SECRET_KEY="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(50))')"
+    HUB_URL_PUBLICA="http://127.0.0.1:$puerto"
     DATABASE_URL="sqlite:///$MCP_TMP/db.sqlite3"
     HUB_CACHE_PREFIJO="$_MCP_PREFIJO"
+    HUB_CACHE_DIR="$MCP_TMP/cache"
     HUB_MEDIA_ROOT="$MCP_TMP/media"
     HUB_LOG_FORMATO=texto
   )

@@ -13,21 +13,24 @@ import time
 import httpx
 import pytest
 
-from tests.procesos import RAIZ, entorno, manage, puerto_libre
+from tests.procesos import PRODUCCION_README, RAIZ, entorno, manage, puerto_libre
 
 CLAVE_FUERTE = secrets.token_urlsafe(60)
 
 
-def _ejecutar(args: list[str], tmp_path, **env: str) -> subprocess.CompletedProcess:
+def _ejecutar(args: list[str], tmp_path, **env: str | None) -> subprocess.CompletedProcess:
+    """Run Python in a clean environment; a variable given as None is left out."""
+    variables = {
+        "PATH": "/usr/bin:/bin",
+        "DJANGO_SETTINGS_MODULE": "hub.settings",
+        "SECRET_KEY": CLAVE_FUERTE,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'prod.sqlite3'}",
+        **env,
+    }
     return subprocess.run(
         [sys.executable, *args],
         cwd=RAIZ,
-        env={
-            "PATH": "/usr/bin:/bin",
-            "DJANGO_SETTINGS_MODULE": "hub.settings",
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'prod.sqlite3'}",
-            **env,
-        },
+        env={k: v for k, v in variables.items() if v is not None},
         capture_output=True,
         text=True,
         check=False,
@@ -35,14 +38,10 @@ def _ejecutar(args: list[str], tmp_path, **env: str) -> subprocess.CompletedProc
     )
 
 
-def _check_deploy(tmp_path, **env: str) -> subprocess.CompletedProcess:
-    return _ejecutar(
-        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        tmp_path,
-        HUB_PRODUCCION="true",
-        ALLOWED_HOSTS="hub.entidad.gov.co",
-        **env,
-    )
+def _check_deploy(tmp_path, **env: str | None) -> subprocess.CompletedProcess:
+    """check --deploy with the README's production variables; None removes one."""
+    argumentos = ["manage.py", "check", "--deploy", "--fail-level", "WARNING"]
+    return _ejecutar(argumentos, tmp_path, **{**PRODUCCION_README, **env})
 
 
 def test_check_deploy_passes_with_a_strong_key(tmp_path):
@@ -64,10 +63,31 @@ def test_check_deploy_passes_with_a_strong_key(tmp_path):
     ids=["missing", "empty", "short", "one character", "four characters", "django-insecure"],
 )
 def test_a_missing_or_weak_key_stops_the_production_profile(tmp_path, clave):
-    env = {} if clave is None else {"SECRET_KEY": clave}
-    r = _check_deploy(tmp_path, **env)
+    r = _check_deploy(tmp_path, SECRET_KEY=clave)
     assert r.returncode != 0
     assert "ImproperlyConfigured: HUB_PRODUCCION needs a strong SECRET_KEY" in r.stderr
+
+
+def test_console_mail_in_production_is_a_deploy_error(tmp_path):
+    r = _check_deploy(tmp_path, EMAIL_URL=None)
+    assert r.returncode != 0
+    assert "hub.E001" in r.stderr and "console.EmailBackend" in r.stderr
+
+
+def test_mail_configured_one_variable_at_a_time_is_accepted(tmp_path):
+    r = _check_deploy(
+        tmp_path,
+        EMAIL_URL=None,
+        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        EMAIL_HOST="smtp.entidad.gov.co",
+    )
+    assert r.returncode == 0, r.stderr
+
+
+def test_production_without_redis_is_reported_limits_hold_per_host_only(tmp_path):
+    r = _check_deploy(tmp_path, REDIS_URL=None)
+    assert r.returncode != 0  # --fail-level WARNING
+    assert "hub.W001" in r.stderr and "this host only" in r.stderr
 
 
 def _formatter(tmp_path, **env: str) -> str:
@@ -87,8 +107,9 @@ def _formatter(tmp_path, **env: str) -> str:
 def test_logs_are_json_in_production_and_text_in_development_unless_chosen(tmp_path):
     assert _formatter(tmp_path) == "texto"
     assert _formatter(tmp_path, HUB_LOG_FORMATO="json") == "json"
-    assert _formatter(tmp_path, HUB_PRODUCCION="true", SECRET_KEY=CLAVE_FUERTE) == "json"
-    produccion_texto = {"HUB_PRODUCCION": "true", "SECRET_KEY": CLAVE_FUERTE}
+    produccion = {"HUB_PRODUCCION": "true", "HUB_URL_PUBLICA": "https://hub.entidad.gov.co"}
+    assert _formatter(tmp_path, **produccion) == "json"
+    produccion_texto = produccion
     assert _formatter(tmp_path, HUB_LOG_FORMATO="texto", **produccion_texto) == "texto"
 
 
