@@ -1,17 +1,22 @@
-"""Rate limits: one module decides and counts, in the shared cache (Redis in production)."""
+"""Rate limits: django-ratelimit counts every limit of the interface; this module decides.
+
+django-ratelimit's `get_usage` keeps each count in the shared cache (Redis, or the file store
+every process of the host shares) in a fixed window per key. What is ours sits on top: the limit
+values the administrator sets at run time, the X-RateLimit-* headers and Retry-After, and what to
+do when the cache cannot count (fail open for reads, closed for the endpoints DESIGN.md section 5
+names).
+"""
 
 from __future__ import annotations
 
 import functools
-import hashlib
+import ipaddress
 import logging
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest, HttpResponse
+from django_ratelimit.core import get_usage
 
 from hub import respuestas
 from hub.ip import ip_cliente
@@ -40,43 +45,54 @@ class Uso:
         return max(0, self.limite - self.usados)
 
 
-def _sumar(llave: str, ventana: int, incrementar: bool) -> int:
-    """The window's count after adding this hit (or just read it): one round trip to Redis."""
-    cache = caches["default"]
-    if not isinstance(cache, RedisCache):  # the embedded default (local memory)
-        if not incrementar:
-            return cache.get(llave, 0)
-        cache.add(llave, 0, ventana + 5)
-        return cache.incr(llave)
-    clave = cache.make_and_validate_key(llave)
-    cliente = cache._cache.get_client(clave, write=True)
-    if not incrementar:
-        valor = cliente.get(clave)
-        return int(valor) if valor is not None else 0
-    # SET NX + INCR in one pipeline: the key lives a little past its window, then expires.
-    tubo = cliente.pipeline(transaction=False)
-    tubo.set(clave, 0, ex=ventana + 5, nx=True)
-    tubo.incr(clave)
-    return int(tubo.execute()[1])
+def red_de(ip: str) -> str:
+    """The address a limit counts: IPv4 as is, an IPv4-mapped address as IPv4, IPv6 by /64.
+
+    One IPv6 host usually holds a whole /64: counting single addresses would let it walk past
+    every per-IP limit.
+    """
+    direccion = ipaddress.ip_address(ip)
+    if isinstance(direccion, ipaddress.IPv6Address):
+        if direccion.ipv4_mapped is not None:
+            return str(direccion.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{direccion}/64", strict=False))
+    return str(direccion)
 
 
-def contar(*, grupo: str, clave: str, limite: int, ventana: int, incrementar: bool = True) -> Uso:
+def clave_ip(request: HttpRequest) -> str:
+    """The client's address as per-IP limits count it (see `red_de`)."""
+    return red_de(ip_cliente(request))
+
+
+def contar(
+    *,
+    grupo: str,
+    clave: str,
+    limite: int,
+    ventana: int,
+    incrementar: bool = True,
+    request: HttpRequest | None = None,
+) -> Uso:
     """Count one hit (or just read, with incrementar=False) in a fixed window of `ventana` seconds.
 
     Raises CacheNoDisponible when the cache cannot answer.
     """
-    # Hashed: the key may hold an IP or a person's id, which need not be readable in Redis.
-    resumen = hashlib.blake2b(f"{grupo}\0{clave}".encode(), digest_size=12)
-    # Each key's windows are shifted by a stable offset taken from the same digest, so that the
-    # clients of one endpoint do not all get their counts back on the same second.
-    desfase = int.from_bytes(resumen.digest()[:4]) % ventana
-    ahora = int(time.time())
-    inicio = ahora - (ahora - desfase) % ventana
     try:
-        usados = _sumar(f"rl:{resumen.hexdigest()}:{ventana}:{inicio}", ventana, incrementar)
-    except Exception as exc:
-        raise CacheNoDisponible(str(exc)) from exc
-    return Uso(limite=limite, usados=usados, reintentar_en=max(1, inicio + ventana - ahora))
+        uso = get_usage(
+            request,
+            group=grupo,
+            key=lambda _grupo, _request: clave,
+            rate=f"{limite}/{ventana}s",
+            increment=incrementar,
+        )
+    except Exception as exc:  # whatever the cache raised: it could not count
+        raise CacheNoDisponible(type(exc).__name__) from exc
+    # With RATELIMIT_FAIL_OPEN off, a count the cache could not give comes back as limit 0.
+    if uso is None or uso["limit"] == 0:
+        raise CacheNoDisponible("la caché no devolvió la cuenta")
+    # django-ratelimit's window ends at the second `time_left` names, counted in: the next one
+    # starts a second later.
+    return Uso(limite=limite, usados=int(uso["count"]), reintentar_en=int(uso["time_left"]) + 1)
 
 
 def cabeceras(uso: Uso) -> dict[str, str]:
@@ -97,7 +113,7 @@ class Regla:
     grupo: str
     limite: Callable[[], int]
     ventana: int
-    clave: Callable[[HttpRequest], str] = ip_cliente
+    clave: Callable[[HttpRequest], str] = clave_ip
 
 
 def aplicar(request: HttpRequest, reglas: Sequence[Regla], *, falla_cerrado: bool) -> Uso | None:
@@ -114,6 +130,7 @@ def aplicar(request: HttpRequest, reglas: Sequence[Regla], *, falla_cerrado: boo
                     clave=regla.clave(request),
                     limite=regla.limite(),
                     ventana=regla.ventana,
+                    request=request,
                 )
             )
         except CacheNoDisponible:
@@ -131,7 +148,7 @@ def aplicar(request: HttpRequest, reglas: Sequence[Regla], *, falla_cerrado: boo
 
 
 def limitar(*reglas: Regla, falla_cerrado: bool = False) -> Callable:
-    """Decorator for a view: apply the rules and add X-RateLimit-* headers to the answer."""
+    """Decorator for a plain view: apply the rules and add X-RateLimit-* headers to the answer."""
 
     def decorador(vista: Callable) -> Callable:
         @functools.wraps(vista)
@@ -141,11 +158,17 @@ def limitar(*reglas: Regla, falla_cerrado: bool = False) -> Callable:
             except respuestas.ErrorAPI as exc:
                 return respuestas.respuesta_de_error(exc)
             response = vista(request, *args, **kwargs)
-            if uso is not None:
-                for nombre, valor in cabeceras(uso).items():
-                    response.headers.setdefault(nombre, valor)
+            poner_cabeceras(response, uso)
             return response
 
         return envuelta
 
     return decorador
+
+
+def poner_cabeceras(response: HttpResponse, uso: Uso | None) -> HttpResponse:
+    """The endpoint limit's headers on an answer that does not set its own."""
+    if uso is not None:
+        for nombre, valor in cabeceras(uso).items():
+            response.headers.setdefault(nombre, valor)
+    return response

@@ -1,4 +1,4 @@
-"""The outer middlewares: request id and access log, browser and cache headers, body size, the
+"""The hub's middlewares: request id and access log, browser and cache headers, body size, the
 global per-IP limit, and envelopes for API failures."""
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 
 from hub import registro_logs, respuestas, seguridad
-from hub.ip import ip_cliente
-from hub.limites import CacheNoDisponible, contar
+from hub.limites import CacheNoDisponible, clave_ip, contar
 from hub.models import Limites
 from hub.singleton import memoria_de_peticion
 
@@ -72,15 +71,14 @@ def _largo_declarado(request: HttpRequest) -> int:
         return -1
 
 
-class PrimeraLineaMiddleware:
-    """Runs before anything else so that refused requests cost as little as possible."""
+class TamanoCuerpoMiddleware:
+    """Under /api/: a body larger than HUB_MAX_CUERPO is refused (413) before anyone reads it."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        es_api = respuestas.es_ruta_api(request.path)
-        if es_api:
+        if respuestas.es_ruta_api(request.path):
             largo = _largo_declarado(request)
             if largo < 0:
                 return respuestas.error(400, detalle="Content-Length no es válido.")
@@ -89,29 +87,54 @@ class PrimeraLineaMiddleware:
                     413,
                     detalle=f"El cuerpo supera el máximo de {settings.HUB_MAX_CUERPO} bytes.",
                 )
+        return self.get_response(request)
 
-        uso = None
-        # /salud/ is exempt: a probe must answer even with the database down, and probes from a load
-        # balancer would otherwise count against its single IP.
-        if not request.path.startswith(("/static/", "/favicon.ico", "/salud/")):
-            limite = Limites.cargar().global_por_minuto
-            try:
-                uso = contar(grupo="global", clave=ip_cliente(request), limite=limite, ventana=60)
-            except CacheNoDisponible:
-                logger.warning("cache no disponible: límite global no aplicado")
-        if uso is not None and uso.excedido:
+
+class LimiteGlobalMiddleware:
+    """The global per-IP limit of every path (429 past it) and its X-RateLimit-Global-* headers."""
+
+    # /salud/ is exempt: a probe must answer even with the database down, and probes from a load
+    # balancer would otherwise count against its single IP.
+    EXENTAS = ("/static/", "/favicon.ico", "/salud/")
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path.startswith(self.EXENTAS):
+            return self.get_response(request)
+        try:
+            uso = contar(
+                grupo="global",
+                clave=clave_ip(request),
+                limite=Limites.cargar().global_por_minuto,
+                ventana=60,
+                request=request,
+            )
+        except CacheNoDisponible:
+            logger.warning("cache no disponible: límite global no aplicado")
+            return self.get_response(request)
+        if uso.excedido:
             response: HttpResponse = respuestas.error(
                 429, headers={"Retry-After": str(uso.reintentar_en)}
             )
         else:
             response = self.get_response(request)
-        if uso is not None:
-            response.headers["X-RateLimit-Global-Limit"] = str(uso.limite)
-            response.headers["X-RateLimit-Global-Remaining"] = str(uso.restante)
+        response.headers["X-RateLimit-Global-Limit"] = str(uso.limite)
+        response.headers["X-RateLimit-Global-Remaining"] = str(uso.restante)
         return response
 
+
+class ErroresApiMiddleware:
+    """Under /api/ an exception never becomes an HTML page: the envelope answers."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
     def process_exception(self, request: HttpRequest, exception: Exception):
-        """Under /api/ an exception never becomes an HTML page: the envelope answers."""
         if isinstance(exception, respuestas.ErrorAPI):
             return respuestas.respuesta_de_error(exception)
         if not respuestas.es_ruta_api(request.path):

@@ -21,6 +21,8 @@ from django.urls import path
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
+from hub.cache import describir as describir_cache
+
 logger = logging.getLogger(__name__)
 
 CONTENT_TYPE = "application/health+json"
@@ -125,13 +127,21 @@ def cuerpo(resultados: list[Resultado], *, detalle: bool) -> dict[str, object]:
     estado = estado_global(resultados)
     if not detalle:
         return {"status": estado}
+    checks = {r.clave: [r.como_dict()] for r in resultados}
+    cache = describir_cache()
+    for check in checks.get("cache:responseTime", []):
+        # Which shared cache this is, and how far it reaches (all hosts, or this host only).
+        check["componentId"] = cache["tipo"]
+        check["alcance"] = cache["alcance"]
+        if cache.get("pausada_s"):
+            check["pausada_s"] = cache["pausada_s"]
     return {
         "status": estado,
         "version": settings.HUB_VERSION.split(".")[0],
         "releaseId": settings.HUB_VERSION,
         "serviceId": "hub",
         "description": "Hub de aplicaciones",
-        "checks": {r.clave: [r.como_dict()] for r in resultados},
+        "checks": checks,
     }
 
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import time
 from types import SimpleNamespace
 
+import django_ratelimit.core
 import pytest
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
-
-import hub.limites
 
 
 def limpiar_cache() -> None:
@@ -36,11 +35,11 @@ def _claves_rapidas(settings):
 
 @pytest.fixture(autouse=True)
 def _ventanas_quietas(monkeypatch):
-    """The rate limiter's clock stands still during a test: windows are fixed, and a test that
-    makes 60 requests on a loaded machine could otherwise straddle two windows and see its count
-    start again. Tests about windows move this clock themselves."""
+    """The rate limiter's clock (django-ratelimit's) stands still during a test: windows are
+    fixed, and a test that makes 60 requests on a loaded machine could otherwise straddle two
+    windows and see its count start again. Tests about windows move this clock themselves."""
     ahora = time.time()
-    monkeypatch.setattr(hub.limites, "time", SimpleNamespace(time=lambda: ahora))
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: ahora))
 
 
 @pytest.fixture(autouse=True)

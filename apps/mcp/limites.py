@@ -14,8 +14,7 @@ from django.http import HttpRequest
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import ErrorHerramienta, Llamada
-from hub.ip import ip_cliente
-from hub.limites import CacheNoDisponible, Regla, Uso, aplicar, contar
+from hub.limites import CacheNoDisponible, Regla, Uso, aplicar, clave_ip, contar, red_de
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +40,7 @@ def aplicar_endpoint(
 
 def aplicar_rechazo(request: HttpRequest, ajustes: AjustesAsistente) -> Uso | None:
     """Requests refused for their credentials count per IP: guessing secrets gets 429 soon."""
-    regla = Regla("mcp-rechazo", lambda: ajustes.integracion_por_minuto, 60, ip_cliente)
+    regla = Regla("mcp-rechazo", lambda: ajustes.integracion_por_minuto, 60, clave_ip)
     return aplicar(request, [regla], falla_cerrado=False)
 
 
@@ -75,7 +74,7 @@ def contar_escritura(llamada: Llamada) -> None:
 
 
 def _clave_verificacion(llamada: Llamada) -> str:
-    return f"{llamada.identidad.integracion_id}:{llamada.ip}"
+    return f"{llamada.identidad.integracion_id}:{red_de(llamada.ip)}"
 
 
 def verificacion_bloqueada(llamada: Llamada) -> None:

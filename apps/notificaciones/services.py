@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import secrets
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps.notificaciones.models import MensajeContacto, SitioContacto
-from hub.limites import CacheNoDisponible, Uso, contar
+from hub.limites import CacheNoDisponible, Uso, contar, red_de
 from hub.models import Limites
 from hub.respuestas import ErrorAPI
 
@@ -71,16 +70,6 @@ def nueva_referencia() -> str:
     return "CT-" + "".join(secrets.choice(_ALFABETO) for _ in range(10))
 
 
-def clave_de_cliente(ip: str) -> str:
-    """The IPv4 address, or the /64 network of an IPv6 one (one host usually holds a whole /64)."""
-    direccion = ipaddress.ip_address(ip)
-    if isinstance(direccion, ipaddress.IPv6Address):
-        if direccion.ipv4_mapped is not None:
-            return str(direccion.ipv4_mapped)
-        return str(ipaddress.IPv6Network(f"{direccion}/64", strict=False))
-    return str(direccion)
-
-
 def _rechazo(cuota: Cuota, excedidas: list[Uso]) -> ErrorAPI:
     """429 RATE_LIMIT naming the window that holds the client back longest."""
     freno = max(excedidas, key=lambda u: u.reintentar_en)
@@ -106,7 +95,7 @@ def consumir_cuota(*, sitio: SitioContacto, ip: str) -> Cuota:
     """
     limites = Limites.cargar()
     # The key holds only the site's primary key and a parsed address: nothing a client can shape.
-    clave = f"{sitio.pk}:{clave_de_cliente(ip)}"
+    clave = f"{sitio.pk}:{red_de(ip)}"
     ventanas = (
         (GRUPO_10_MINUTOS, limites.contacto_por_10_minutos, VENTANA_10_MINUTOS),
         (GRUPO_DIA, limites.contacto_por_dia, VENTANA_DIA),

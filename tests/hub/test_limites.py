@@ -3,10 +3,10 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+import django_ratelimit.core
 import pytest
 from django.test import RequestFactory, override_settings
 
-import hub.limites
 from hub import respuestas
 from hub.ip import ip_cliente
 from hub.limites import CacheNoDisponible, Regla, contar, limitar
@@ -150,7 +150,7 @@ def test_a_read_without_incrementing_does_not_count():
 
 def test_the_count_starts_again_when_its_window_ends(monkeypatch):
     ahora = [1_800_000_000]
-    monkeypatch.setattr(hub.limites, "time", SimpleNamespace(time=lambda: ahora[0]))
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: ahora[0]))
     primero = contar(grupo="g", clave="k", limite=5, ventana=60)
     assert primero.usados == 1
     assert 1 <= primero.reintentar_en <= 60

@@ -1,7 +1,9 @@
-"""Two server processes sharing the database and Redis behave as one service: rate limits count
-across both, a confirmation token executes once across both, a brand change on one is served by
-the other at once. On PostgreSQL runs they share a fresh PostgreSQL database; on SQLite runs, one
-SQLite file (WAL); the cache is always Redis (REDIS_URL, or the local default)."""
+"""Two server processes sharing the database and the cache behave as one service: rate limits
+count across both, a confirmation token executes once across both, a brand change or the write
+switch set on one is obeyed by the other at once. On PostgreSQL runs they share a fresh PostgreSQL
+database; on SQLite runs, one SQLite file (WAL). Every test runs twice: with Redis (REDIS_URL, or
+the local default), as several hosts would, and without Redis, sharing the file cache as the
+processes of one host do (the embedded default: gunicorn.conf.py starts several workers)."""
 
 from __future__ import annotations
 
@@ -41,10 +43,13 @@ class Procesos:
     demo: dict[str, Any]
 
 
-@pytest.fixture(scope="module")
-def procesos(tmp_path_factory):
+@pytest.fixture(scope="module", params=["redis", "sin_redis"])
+def procesos(request, tmp_path_factory):
     carpeta = tmp_path_factory.mktemp("procesos")
     with base_compartida(carpeta) as env:
+        if request.param == "sin_redis":
+            del env["REDIS_URL"]
+            env["HUB_CACHE_DIR"] = str(carpeta / "cache")
         # One trusted proxy: each attempt below can then act as a fresh client IP.
         env["HUB_PROXIES_CONFIABLES"] = "1"
         manage(env, "migrate", "--noinput")
@@ -212,6 +217,43 @@ def test_one_confirmation_token_sent_to_both_hosts_at_once_writes_exactly_once(
         assert otra["isError"] is True
         assert otra["structuredContent"]["codigo"] == "CONFIRMACION_USADA"
     assert _filas_escritas(procesos.env, herramienta, textos) == [1] * RONDAS
+
+
+def _escrituras(env: dict[str, str], habilitadas: bool) -> None:
+    """An administrator's switch, flipped by a third process (as the admin on any host would)."""
+    manage(
+        env,
+        "shell",
+        "-c",
+        "from apps.mcp.models import AjustesAsistente\n"
+        "ajustes = AjustesAsistente.cargar()\n"
+        f"ajustes.escrituras_habilitadas = {habilitadas}\n"
+        "ajustes.save()",
+    )
+
+
+def test_writes_switched_off_elsewhere_refuse_a_preview_issued_on_the_other_host(procesos):
+    a, b = procesos.bases
+    cabeceras = _credenciales(procesos.demo, "limitado")
+    argumentos = _argumentos(procesos.demo, "radicar_mesa_ayuda", uuid.uuid4().hex[:8])
+    # Both hosts have read the settings (switch on) before the change.
+    previa = _herramienta(a, cabeceras, "radicar_mesa_ayuda", argumentos)
+    assert previa["isError"] is False, previa
+    assert _herramienta(b, cabeceras, "radicar_mesa_ayuda", argumentos)["isError"] is False
+    confirmar = {
+        **argumentos,
+        "confirmar": True,
+        "token_confirmacion": previa["structuredContent"]["token_confirmacion"],
+    }
+    _escrituras(procesos.env, False)
+    try:
+        for base in (b, a):
+            r = _herramienta(base, cabeceras, "radicar_mesa_ayuda", confirmar)
+            assert r["isError"] is True
+            assert r["structuredContent"]["codigo"] == "ESCRITURA_DESHABILITADA"
+    finally:
+        _escrituras(procesos.env, True)
+    assert _filas_escritas(procesos.env, "radicar_mesa_ayuda", [argumentos["asunto"]]) == [0]
 
 
 # --- a brand change on one host is served by the other at once ------------------------------------
