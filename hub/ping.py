@@ -2,30 +2,124 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from hub import respuestas
+from hub.api import VistaPublica
+from hub.openapi import componentes as c
+from hub.openapi import documentar as d
 
 SERVICIOS = ("auth", "presupuesto", "solicitudes", "calidad", "archivos", "mcp", "notificaciones")
+DESCRIPCION = (
+    "Vida del servicio; no toca la base de datos. Los monitores deben mirar solo el estado HTTP "
+    "200. Otros métodos: 405 `METODO_NO_PERMITIDO`."
+)
 
 
-def _ts() -> str:
+class Ping(serializers.Serializer):
+    """`data` of a service's ping."""
+
+    servicio = serializers.CharField()
+    ts = serializers.DateTimeField(help_text="Hora del servidor, ISO 8601 con desfase.")
+
+
+class PingPresupuesto(Ping):
+    """The budget service's ping adds `ok`."""
+
+    ok = c.Verdadero()
+
+
+class PingArchivos(serializers.Serializer):
+    """The files service's ping: a flat object, without envelope (compatibility)."""
+
+    ok = c.Verdadero()
+    servicio = serializers.CharField()
+    ts = serializers.DateTimeField()
+
+
+def ahora() -> str:
+    """The server's time, ISO 8601 with offset, to the second."""
     return timezone.localtime().isoformat(timespec="seconds")
+
+
+class EsquemaPing(AutoSchema):
+    """One ping view serves seven services: each route is its own operation in the schema."""
+
+    def get_operation_id(self) -> str:
+        return f"ping_{self.view.servicio}"
+
+    def get_summary(self) -> str:
+        return f"Ping de {self.view.servicio}"
+
+
+class PingAPI(VistaPublica):
+    """GET {service}/api/v1/ping: the service's name and the time (`servicio` per route)."""
+
+    servicio = ""
+    schema = EsquemaPing()
+    salida = Ping()  # shapes a dict, keeps no state: one instance serves every request
+
+    @d.documentar(
+        description=DESCRIPCION,
+        tags=["Ping"],
+        auth=[],
+        respuestas={
+            200: OpenApiResponse(
+                c.sobre("SobrePing", Ping(), "A ping in the envelope (message 'pong')."),
+                description="El servicio vive.",
+            )
+        },
+    )
+    def get(self, request: Request) -> Response:
+        datos = self.salida.to_representation({"servicio": self.servicio, "ts": ahora()})
+        return respuestas.ok(datos, "pong")
+
+
+class PingPresupuestoAPI(PingAPI):
+    """The budget service's ping: `data.ok = true` (compatibility)."""
+
+    salida = PingPresupuesto()
+
+    @d.documentar(
+        description=DESCRIPCION + " Compatibilidad: data.ok = true.",
+        tags=["Ping"],
+        auth=[],
+        respuestas={
+            200: OpenApiResponse(
+                c.sobre(
+                    "SobrePingPresupuesto", PingPresupuesto(), "The budget ping in the envelope."
+                ),
+                description="El servicio vive.",
+            )
+        },
+    )
+    def get(self, request: Request) -> Response:
+        datos = {"servicio": self.servicio, "ts": ahora(), "ok": True}
+        return respuestas.ok(self.salida.to_representation(datos), "pong")
+
+
+class PingArchivosAPI(PingAPI):
+    """The files service's ping: a flat object without envelope (compatibility)."""
+
+    salida = PingArchivos()
+
+    @d.documentar(
+        description=DESCRIPCION + " Compatibilidad: objeto plano sin sobre.",
+        tags=["Ping"],
+        auth=[],
+        respuestas={200: OpenApiResponse(PingArchivos, description="El servicio vive.")},
+    )
+    def get(self, request: Request) -> Response:
+        datos = {"ok": True, "servicio": self.servicio, "ts": ahora()}
+        return Response(self.salida.to_representation(datos))
 
 
 def vista_ping(servicio: str):
     """The ping view of one service, with the interface's compatibility exceptions."""
-
-    @respuestas.metodos("GET")
-    def ping(request: HttpRequest) -> HttpResponse:
-        if servicio == "archivos":
-            # Compatibility: the files service answers a flat object, without envelope.
-            return JsonResponse({"ok": True, "servicio": servicio, "ts": _ts()})
-        data: dict[str, object] = {"servicio": servicio, "ts": _ts()}
-        if servicio == "presupuesto":
-            data["ok"] = True
-        return respuestas.ok(data, "pong")
-
-    ping.__name__ = f"ping_{servicio}"
-    return ping
+    clase = {"presupuesto": PingPresupuestoAPI, "archivos": PingArchivosAPI}.get(servicio, PingAPI)
+    return clase.as_view(servicio=servicio)

@@ -8,9 +8,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import simplejson
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.renderers import BaseRenderer
+from rest_framework.response import Response
 
 logger = logging.getLogger(__name__)
 
@@ -80,12 +82,12 @@ def ok(
     status: int = 200,
     meta: Mapping[str, int] | None = None,
     headers: Mapping[str, str] | None = None,
-) -> RespuestaJSON:
-    """A success envelope."""
+) -> Response:
+    """A success envelope from a DRF view (rendered by its `RenderizadorJSON`)."""
     cuerpo: dict[str, Any] = {"success": True, "data": data, "message": message}
     if meta is not None:
         cuerpo["meta"] = dict(meta)
-    return RespuestaJSON(cuerpo, status=status, headers=headers)
+    return Response(cuerpo, status=status, headers=dict(headers or {}))
 
 
 def error(
@@ -142,6 +144,10 @@ def manejar_excepcion_drf(exc: Exception, context: Mapping[str, Any]) -> HttpRes
     """DRF EXCEPTION_HANDLER: every DRF failure becomes an envelope with the interface's code."""
     if isinstance(exc, ErrorAPI):
         return respuesta_de_error(exc)
+    if isinstance(exc, Http404):
+        return error(404)
+    if isinstance(exc, PermissionDenied):
+        return error(403)
     if isinstance(exc, drf_exceptions.ValidationError):
         return respuesta_de_error(error_de_validacion(exc.detail))
     if isinstance(exc, drf_exceptions.ParseError):

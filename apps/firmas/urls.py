@@ -11,9 +11,15 @@ app_name = "firmas"
 # stops at a line break, and such a path fell to the generic 404 without Cache-Control.)
 CUALQUIER_TEXTO = r"(?P<token>[\s\S]*)"
 urlpatterns = [
-    re_path(rf"^api/v1/firmas/verificar/{CUALQUIER_TEXTO}$", api.verificar, name="verificar"),
     re_path(
-        rf"^api/v1/paa/firmas/verificar/{CUALQUIER_TEXTO}$", api.verificar, name="verificar_paa"
+        rf"^api/v1/firmas/verificar/{CUALQUIER_TEXTO}$",
+        api.VerificarFirmaAPI.as_view(),
+        name="verificar",
+    ),
+    re_path(
+        rf"^api/v1/paa/firmas/verificar/{CUALQUIER_TEXTO}$",
+        api.VerificarFirmaPaaAPI.as_view(),
+        name="verificar_paa",
     ),
     re_path(
         rf"^verificar/{CUALQUIER_TEXTO}$", views.pagina_verificacion, name="pagina_verificacion"

@@ -20,10 +20,13 @@ from apps.marca.models import (
     Marca,
     Slot,
 )
+from apps.marca.serializers import Marca as MarcaSalida
 from hub.singleton import guardar_versionado, leer_versionado
 
 logger = logging.getLogger(__name__)
 
+# One instance: shaping a dict reads its fields and keeps no state (no copy of them per call).
+SALIDA = MarcaSalida()
 TTL_PUBLICA = 3600  # also invalidated on every save; the TTL only bounds a missed invalidation
 TTL_IMAGEN = 24 * 3600  # keyed by the image's digest: an entry can never be stale
 LARGO_VERSION = 16  # hex characters of SHA-256 (64 bits)
@@ -97,28 +100,30 @@ def construir_publica() -> dict[str, Any]:
     }
     version = calcular_version(contenido, imagenes)
     es_default = not imagenes and all(contenido[c] == DEFAULTS[c] for c in CAMPOS_CONTENIDO)
-    datos = {
-        "modo": marca.modo,
-        "nombre": marca.nombre,
-        "tagline": _nulo(marca.tagline),
-        "nombre_entidad": _nulo(marca.nombre_entidad),
-        "color_primario": marca.color_primario,
-        "color_acento": marca.color_acento,
-        "logo_url": None,
-        "isotipo_url": None,
-        "favicon_url": None,
-        "logo_tipo": imagenes.get("logo", (None,))[0],
-        "isotipo_tipo": imagenes.get("isotipo", (None,))[0],
-        "favicon_tipo": imagenes.get("favicon", (None,))[0],
-        "login_titulo": marca.login_titulo,
-        "login_bullets": list(marca.login_bullets or []),
-        "contacto_correo": _nulo(marca.contacto_correo),
-        "contacto_sitio": _nulo(marca.contacto_sitio),
-        "con_tecnologia_hub": marca.con_tecnologia_hub,
-        "es_default": es_default,
-        "version": version,
-    }
-    return {"datos": datos, "version": version, "imagenes": imagenes}
+    datos = SALIDA.to_representation(
+        {
+            "modo": marca.modo,
+            "nombre": marca.nombre,
+            "tagline": _nulo(marca.tagline),
+            "nombre_entidad": _nulo(marca.nombre_entidad),
+            "color_primario": marca.color_primario,
+            "color_acento": marca.color_acento,
+            "logo_url": None,
+            "isotipo_url": None,
+            "favicon_url": None,
+            "logo_tipo": imagenes.get("logo", (None,))[0],
+            "isotipo_tipo": imagenes.get("isotipo", (None,))[0],
+            "favicon_tipo": imagenes.get("favicon", (None,))[0],
+            "login_titulo": marca.login_titulo,
+            "login_bullets": list(marca.login_bullets or []),
+            "contacto_correo": _nulo(marca.contacto_correo),
+            "contacto_sitio": _nulo(marca.contacto_sitio),
+            "con_tecnologia_hub": marca.con_tecnologia_hub,
+            "es_default": es_default,
+            "version": version,
+        }
+    )
+    return {"datos": dict(datos), "version": version, "imagenes": imagenes}
 
 
 def marca_publica() -> MarcaPublica:

@@ -8,6 +8,6 @@ from apps.marca import api
 
 app_name = "marca"
 urlpatterns = [
-    path("api/v1/auth/marca", api.marca, name="marca"),
-    path("api/v1/auth/marca/archivo/<str:slot>", api.archivo, name="archivo"),
+    path("api/v1/auth/marca", api.MarcaAPI.as_view(), name="marca"),
+    path("api/v1/auth/marca/archivo/<str:slot>", api.ArchivoMarcaAPI.as_view(), name="archivo"),
 ]

@@ -6,13 +6,19 @@ import logging
 import re
 from typing import Any
 
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
-from rest_framework.views import APIView
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from apps.notificaciones import selectors, services
 from apps.notificaciones.models import SitioContacto
 from hub import respuestas
+from hub.api import VistaPublica
 from hub.ip import ip_cliente
+from hub.openapi import componentes as c
+from hub.openapi import documentar as d
 from hub.serializadores import Estricto
 from hub.texto import limpiar, recortar
 
@@ -69,12 +75,63 @@ class EntradaContacto(Estricto):
         return sitio
 
 
-class ContactoAPI(APIView):
+class Recibo(serializers.Serializer):
+    """`data` of an accepted contact message: a reference to quote and the time of receipt."""
+
+    referencia = serializers.RegexField(r"^CT-[0-9A-HJKMNP-TV-Z]{10}$")
+    recibido_en = serializers.DateTimeField()
+
+
+class ContactoAPI(VistaPublica):
     """Receive one contact message (public, limited per IP and site, fails closed)."""
 
     http_method_names = ["post"]
+    # A body to read: the parser follows Content-Type (415 otherwise), and Accept must admit JSON.
+    content_negotiation_class = DefaultContentNegotiation
+    salida = Recibo()  # shapes a dict, keeps no state: one instance serves every request
 
-    def post(self, request):
+    @d.documentar(
+        operation_id="contacto",
+        summary="Mensaje del formulario de contacto",
+        description="Recibe un mensaje del sitio web `sitio` (un sitio activo configurado). "
+        "Límites por IP y sitio: 3 cada 10 minutos y 20 por día; sin caché compartida responde "
+        "503 (falla cerrado). El campo trampa `sitio_web` debe ir vacío. Otros métodos: 405.",
+        tags=["Contacto"],
+        auth=[],
+        request=EntradaContacto,
+        parametros=[
+            *d.limite_endpoint([201, 429]),
+            d.cabecera("X-RateLimit-Limit-Dia", "Mensajes por día.", [201, 429], tipo=d.ENTERO),
+            d.cabecera(
+                "X-RateLimit-Remaining-Dia", "Mensajes restantes hoy.", [201, 429], tipo=d.ENTERO
+            ),
+        ],
+        respuestas={
+            201: OpenApiResponse(
+                c.sobre("SobreRecibo", Recibo(), "The receipt in the envelope."),
+                description="Mensaje recibido (o descartado en silencio si trae el campo trampa).",
+            ),
+            400: d.error("El cuerpo no es JSON válido (`JSON_INVALIDO`).", 400),
+            406: d.error("Accept no admite application/json.", 406),
+            415: d.error("El cuerpo no es application/json.", 415),
+            422: d.error("Datos inválidos; ver error.campos.", 422),
+            503: d.error("No es posible contar el límite ahora (caché caída).", 503),
+        },
+        examples=[
+            OpenApiExample(
+                "mensaje",
+                value={
+                    "nombre": "Ana Pérez",
+                    "correo": "ana@example.org",
+                    "asunto": "Consulta sobre un trámite",
+                    "mensaje": "Quisiera saber el estado de mi solicitud.",
+                    "sitio": "portal",
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
         entrada = EntradaContacto(data=request.data)
         entrada.is_valid(raise_exception=True)
         datos = entrada.validated_data
@@ -97,5 +154,8 @@ class ContactoAPI(APIView):
             )
             recibo = services.Recibo(mensaje.referencia, mensaje.recibido_en)
         return respuestas.ok(
-            recibo.como_dict(), MENSAJE_RECIBIDO, status=201, headers=cuota.cabeceras()
+            self.salida.to_representation(recibo.como_dict()),
+            MENSAJE_RECIBIDO,
+            status=201,
+            headers=cuota.cabeceras(),
         )

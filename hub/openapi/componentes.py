@@ -1,4 +1,7 @@
-"""Schema components: the envelope, the interface's resources and the JSON-RPC messages."""
+"""Schema components: the envelope, fields no DRF field describes, and the JSON-RPC messages.
+
+Each resource's serializer lives with its view (apps/*/api.py, hub/ping.py).
+"""
 
 from __future__ import annotations
 
@@ -85,16 +88,26 @@ class SobreError(serializers.Serializer):
     )
 
 
+_SOBRES: dict[str, type[serializers.Serializer]] = {}
+
+
 def sobre(nombre: str, datos: serializers.Field, descripcion: str) -> type[serializers.Serializer]:
-    """A success envelope `{success: true, data, message}` whose `data` is `datos`."""
-    campos: dict[str, Any] = {
-        "success": Verdadero(),
-        "data": datos,
-        "message": serializers.CharField(allow_null=True, help_text="Texto corto; puede cambiar."),
-        "__doc__": descripcion,
-        "__module__": __name__,
-    }
-    return type(nombre, (serializers.Serializer,), campos)
+    """A success envelope `{success: true, data, message}` whose `data` is `datos`.
+
+    Made once per name: two routes documented alike (the PAA alias) share one component.
+    """
+    if nombre not in _SOBRES:
+        campos: dict[str, Any] = {
+            "success": Verdadero(),
+            "data": datos,
+            "message": serializers.CharField(
+                allow_null=True, help_text="Texto corto; puede cambiar."
+            ),
+            "__doc__": descripcion,
+            "__module__": __name__,
+        }
+        _SOBRES[nombre] = type(nombre, (serializers.Serializer,), campos)
+    return _SOBRES[nombre]
 
 
 def codigos(*estados: int) -> str:
@@ -102,52 +115,7 @@ def codigos(*estados: int) -> str:
     return ", ".join(f"`{CODIGOS[e][0]}`" for e in estados)
 
 
-# --- brand ------------------------------------------------------------------------------------
-
-COLOR = r"^#[0-9A-Fa-f]{6}$"
-
-
-class Marca(serializers.Serializer):
-    """Brand identity: `data` of GET /auth/api/v1/auth/marca."""
-
-    modo = serializers.ChoiceField(choices=["hub", "comarca", "marca_blanca"])
-    nombre = serializers.CharField()
-    tagline = serializers.CharField(allow_null=True)
-    nombre_entidad = serializers.CharField(allow_null=True)
-    color_primario = serializers.RegexField(COLOR, help_text="#RRGGBB")
-    color_acento = serializers.RegexField(COLOR, help_text="#RRGGBB")
-    logo_url = serializers.URLField(
-        allow_null=True, help_text="Dirección del archivo (endpoint de imagen, con ?v=version)."
-    )
-    isotipo_url = serializers.URLField(allow_null=True)
-    favicon_url = serializers.URLField(allow_null=True)
-    logo_tipo = serializers.CharField(allow_null=True, help_text="svg, png, ico o webp.")
-    isotipo_tipo = serializers.CharField(allow_null=True)
-    favicon_tipo = serializers.CharField(allow_null=True)
-    login_titulo = serializers.CharField()
-    login_bullets = serializers.ListField(child=serializers.CharField())
-    contacto_correo = serializers.CharField(allow_null=True)
-    contacto_sitio = serializers.CharField(allow_null=True)
-    con_tecnologia_hub = serializers.BooleanField()
-    es_default = serializers.BooleanField()
-    version = serializers.RegexField(
-        r"^[0-9a-f]{16}$", help_text="Huella de la marca; cambia con cada cambio; igual al ETag."
-    )
-
-
-SobreMarca = sobre("SobreMarca", Marca(), "The brand in the envelope.")
-
-
-# --- signature verification -------------------------------------------------------------------
-
-
-class DocumentoFirmado(serializers.Serializer):
-    """Summary of the signed document; fields other than `tipo` vary with the type."""
-
-    tipo = serializers.CharField(help_text="paa, cdp, rp, o un movimiento cdp_<tipo> / rp_<tipo>.")
-
-    class Meta:
-        ref_name = None
+# --- contact ----------------------------------------------------------------------------------
 
 
 class ExtensionTrampa(OpenApiSerializerFieldExtension):
@@ -161,82 +129,6 @@ class ExtensionTrampa(OpenApiSerializerFieldExtension):
             "description": "Campo trampa: oculto en el formulario, las personas lo dejan vacío. "
             "Si trae algo, la respuesta es la misma pero el mensaje se descarta.",
         }
-
-
-class ExtensionDocumentoFirmado(OpenApiSerializerExtension):
-    """The document summary admits the fields of each type (linea, radicado, numero_cdp, ...)."""
-
-    target_class = DocumentoFirmado
-
-    def map_serializer(self, auto_schema, direction):
-        esquema = auto_schema._map_basic_serializer(self.target, direction)
-        esquema["additionalProperties"] = True
-        return esquema
-
-
-class Verificacion(serializers.Serializer):
-    """Signature verification: `data` of GET .../firmas/verificar/{token}."""
-
-    valido = serializers.BooleanField(help_text="false cuando la firma fue anulada.")
-    anulada = serializers.BooleanField()
-    firmante = serializers.CharField()
-    rol = serializers.CharField()
-    firmado_en = serializers.RegexField(
-        r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$",
-        help_text="YYYY-MM-DD HH:MM:SS, hora local del servidor.",
-    )
-    documento = DocumentoFirmado()
-    total_firmas = serializers.IntegerField(min_value=0)
-
-
-SobreVerificacion = sobre(
-    "SobreVerificacion",
-    Verificacion(),
-    "The verification in the envelope; message 'Firma válida.' or 'La firma fue anulada.'.",
-)
-
-
-# --- ping -------------------------------------------------------------------------------------
-
-
-class Ping(serializers.Serializer):
-    """`data` of a service's ping."""
-
-    servicio = serializers.CharField()
-    ts = serializers.DateTimeField(help_text="Hora del servidor, ISO 8601 con desfase.")
-
-
-class PingPresupuesto(Ping):
-    """The budget service's ping adds `ok`."""
-
-    ok = Verdadero()
-
-
-class PingArchivos(serializers.Serializer):
-    """The files service's ping: a flat object, without envelope (compatibility)."""
-
-    ok = Verdadero()
-    servicio = serializers.CharField()
-    ts = serializers.DateTimeField()
-
-
-SobrePing = sobre("SobrePing", Ping(), "A ping in the envelope (message 'pong').")
-SobrePingPresupuesto = sobre(
-    "SobrePingPresupuesto", PingPresupuesto(), "The budget ping in the envelope."
-)
-
-
-# --- contact ----------------------------------------------------------------------------------
-
-
-class Recibo(serializers.Serializer):
-    """`data` of an accepted contact message: a reference to quote and the time of receipt."""
-
-    referencia = serializers.RegexField(r"^CT-[0-9A-HJKMNP-TV-Z]{10}$")
-    recibido_en = serializers.DateTimeField()
-
-
-SobreRecibo = sobre("SobreRecibo", Recibo(), "The receipt in the envelope.")
 
 
 # --- JSON-RPC (assistant server) --------------------------------------------------------------

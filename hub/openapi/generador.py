@@ -1,4 +1,4 @@
-"""The schema generator: walks the real URLconf and documents each v1 route by its declaration."""
+"""The schema generator: the real URLconf, with the assistant's plain view described by McpDoc."""
 
 from __future__ import annotations
 
@@ -9,11 +9,16 @@ from typing import Any
 from django.urls import URLPattern, URLResolver
 from drf_spectacular.drainage import warn
 from drf_spectacular.generators import EndpointEnumerator, SchemaGenerator
+from rest_framework.views import APIView
 
-from hub.openapi.operaciones import OPERACIONES, POR_NOMBRE_DE_RUTA
+from hub.openapi.mcp import McpDoc
 
 # Routes under /api/ that are not part of the interface: the schema, its page, the 404 catch-all.
 FUERA_DEL_CONTRATO = re.compile(r"^/(api/(schema|docs)/|\(\?P<resto>)")
+# The one plain view of the interface (the client's design card) and its documentation.
+VISTAS_PLANAS: dict[str, tuple[type[APIView], tuple[str, ...]]] = {
+    "apps.mcp.protocolo.vista_mcp": (McpDoc, ("POST", "GET")),
+}
 
 
 def nombre_de(callback: Callable) -> str:
@@ -22,8 +27,19 @@ def nombre_de(callback: Callable) -> str:
     return f"{objetivo.__module__}.{objetivo.__name__}"
 
 
+def es_vista_drf(callback: Callable) -> bool:
+    """True when the route's callback is a DRF view (`APIView.as_view()`)."""
+    clase = getattr(callback, "cls", None)
+    return isinstance(clase, type) and issubclass(clase, APIView)
+
+
+def en_el_contrato(ruta: str) -> bool:
+    """True for a route of the v1 interface (an /api/ path that is not the schema or its page)."""
+    return "/api/" in ruta and not FUERA_DEL_CONTRATO.match(ruta)
+
+
 class Enumerador(EndpointEnumerator):
-    """Only the declared routes, each with its documentation view in place of the real one."""
+    """The interface's routes: DRF views as they are, the assistant's plain view as McpDoc."""
 
     def _get_api_endpoints(self, patterns, prefix):
         if patterns is None:
@@ -37,20 +53,24 @@ class Enumerador(EndpointEnumerator):
             if not isinstance(pattern, URLPattern):
                 continue
             path = self.get_path_from_regex(path_regex)
-            declarada = OPERACIONES.get(nombre_de(pattern.callback))
-            if declarada is None:
-                if "/api/" in path and not FUERA_DEL_CONTRATO.match(path):
-                    warn(f"ruta de API sin documentar en hub/openapi/operaciones.py: {path}")
+            if not en_el_contrato(path):
                 continue
-            vista, metodos = declarada
-            vista = POR_NOMBRE_DE_RUTA.get(pattern.name or "", vista)
-            callback = vista.as_view()
+            callback = pattern.callback
+            plana = VISTAS_PLANAS.get(nombre_de(callback))
+            if plana is not None:
+                vista, metodos = plana
+                callback = vista.as_view()
+            elif es_vista_drf(callback):
+                metodos = tuple(m.upper() for m in callback.cls.http_method_names if m != "head")
+            else:
+                warn(f"ruta de API que no es una vista DRF: {path}")
+                continue
             endpoints.extend((path, path_regex, metodo, callback) for metodo in metodos)
         return endpoints
 
 
 class Generador(SchemaGenerator):
-    """drf-spectacular's generator over the declared routes."""
+    """drf-spectacular's generator over the interface's routes."""
 
     endpoint_inspector_cls = Enumerador
 

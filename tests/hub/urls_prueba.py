@@ -10,6 +10,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from hub import respuestas
+from hub.api import VistaPublica
 from hub.serializadores import Estricto
 
 
@@ -21,9 +22,9 @@ def no_existe(request):
     raise Http404("nada")
 
 
-@respuestas.metodos("GET")
-def montos(request):
-    return respuestas.ok({"valor": Decimal("12345678901234567.89"), "saldo": Decimal("0.10")})
+class Montos(VistaPublica):
+    def get(self, request):
+        return respuestas.ok({"valor": Decimal("12345678901234567.89"), "saldo": Decimal("0.10")})
 
 
 class Entrada(Estricto):
@@ -41,7 +42,7 @@ class Eco(APIView):
 urlpatterns = [
     path("prueba/api/v1/falla", falla),
     path("prueba/api/v1/no-existe", no_existe),
-    path("prueba/api/v1/montos", montos),
+    path("prueba/api/v1/montos", Montos.as_view()),
     path("prueba/api/v1/eco", Eco.as_view()),
     path("", include("hub.urls")),
 ]
