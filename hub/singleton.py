@@ -45,13 +45,15 @@ def _clave_generacion(clave: str) -> str:
     return f"{clave}:gen"
 
 
-def leer_versionado(clave: str) -> tuple[Any, str | None]:
+def leer_versionado(clave: str, generacion_en: str | None = None) -> tuple[Any, str | None]:
     """(value, generation): the value only if stored under the current generation (one MGET).
 
-    Store what you build on a miss with `guardar_versionado` and that same generation, read
-    before building. The generation is None when the cache is down: then nothing is stored.
+    The generation lives beside the key (`clave:gen`), or in `generacion_en` when many entries
+    share one (all go stale together). Store what you build on a miss with `guardar_versionado`
+    and that same generation, read before building. The generation is None when the cache is
+    down: then nothing is stored.
     """
-    clave_gen = _clave_generacion(clave)
+    clave_gen = generacion_en or _clave_generacion(clave)
     try:
         leidas = cache.get_many([clave, clave_gen])
         generacion = leidas.get(clave_gen)
@@ -77,10 +79,14 @@ def guardar_versionado(clave: str, valor: Any, generacion: str | None, ttl: int)
         logger.warning("cache no disponible al guardar %s", clave)
 
 
-def invalidar_versionado(clave: str) -> None:
-    """A new generation: every entry stored before (or being built now) stops counting."""
+def invalidar_versionado(clave: str, *, es_generacion: bool = False) -> None:
+    """A new generation: every entry stored before (or being built now) stops counting.
+
+    `clave` is the entry's key, or with `es_generacion` a generation shared by many entries.
+    """
+    clave_gen = clave if es_generacion else _clave_generacion(clave)
     try:
-        cache.set(_clave_generacion(clave), secrets.token_hex(8), None)
+        cache.set(clave_gen, secrets.token_hex(8), None)
     except Exception:  # the entry's TTL bounds how long a missed invalidation lasts
         logger.warning("cache no disponible al invalidar %s", clave)
 

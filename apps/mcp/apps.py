@@ -12,5 +12,8 @@ class McpConfig(AppConfig):
     def ready(self) -> None:
         from django.utils.module_loading import autodiscover_modules
 
+        from apps.mcp import identidades
+
         # Each app declares its tools in herramientas.py (as the admin discovers admin.py).
         autodiscover_modules("herramientas")
+        identidades.conectar()

@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from apps.cuentas.models import User
-from apps.mcp import secretos, services
+from apps.mcp import identidades, secretos, services
 from apps.mcp.models import AjustesAsistente, ClaveApi, RegistroAuditoria, TokenPersonal
 from hub.ip import ip_cliente
 from hub.respuestas import ErrorAPI
@@ -83,7 +83,7 @@ def _token(secreto: str) -> TokenPersonal | None:
     if not secretos.bien_formado(secreto, secretos.PREFIJO_TOKEN):
         return None
     digest = secretos.huella(secreto)
-    token = TokenPersonal.objects.select_related("usuario").filter(digest=digest).first()
+    token = identidades.token(digest)
     if token is None or not hmac.compare_digest(token.digest, digest):
         return None
     return token if token.vigente() else None
@@ -93,7 +93,7 @@ def _clave(secreto: str) -> ClaveApi | None:
     if not secretos.bien_formado(secreto, secretos.PREFIJO_CLAVE):
         return None
     digest = secretos.huella(secreto)
-    clave = ClaveApi.objects.filter(digest=digest).first()
+    clave = identidades.clave_api(digest)
     if clave is None or not hmac.compare_digest(clave.digest, digest):
         return None
     return clave if clave.vigente() else None

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from apps.cuentas.models import User
-from apps.mcp import secretos
+from apps.mcp import identidades, secretos
 from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
 
 PERMISO_USAR = "mcp.asistente.usar"
@@ -117,28 +118,45 @@ def asignar_secreto_clave(clave: ClaveApi, secreto: str) -> None:
     clave.digest = secretos.huella(secreto)
 
 
+@transaction.atomic
 def revocar_claves(*, ids: list[int]) -> int:
     """Revoke API keys (already revoked ones keep their date)."""
-    return ClaveApi.objects.filter(pk__in=ids, revocado_en__isnull=True).update(
+    revocadas = ClaveApi.objects.filter(pk__in=ids, revocado_en__isnull=True).update(
         revocado_en=timezone.now()
     )
+    identidades.olvidar()  # an update() sends no signal
+    return revocadas
 
 
+@transaction.atomic
 def revocar_tokens(*, ids: list[int]) -> int:
     """Revoke personal tokens by id (administration)."""
-    return TokenPersonal.objects.filter(pk__in=ids, revocado_en__isnull=True).update(
+    revocados = TokenPersonal.objects.filter(pk__in=ids, revocado_en__isnull=True).update(
         revocado_en=timezone.now()
     )
+    identidades.olvidar()  # an update() sends no signal
+    return revocados
+
+
+def _toca_anotar(marca: str, ultimo: datetime | None, ahora: datetime) -> bool:
+    """At most once a minute per credential (and IP), whichever process or host served it.
+
+    The row at hand may come from the identity cache, so its last use can be old: the shared
+    cache holds the minute's mark. With the cache down, the row is fresh from the database.
+    """
+    if ultimo is not None and ahora - ultimo < INTERVALO_ULTIMO_USO:
+        return False
+    try:
+        return bool(cache.add(marca, 1, int(INTERVALO_ULTIMO_USO.total_seconds())))
+    except Exception:
+        return True
 
 
 def anotar_uso_token(token: TokenPersonal, ip: str, ahora: datetime | None = None) -> None:
     """Record last use (time and IP), at most once a minute unless the IP changed."""
     ahora = ahora or timezone.now()
-    if (
-        token.ultimo_uso is not None
-        and ahora - token.ultimo_uso < INTERVALO_ULTIMO_USO
-        and token.ultima_ip == ip
-    ):
+    ultimo = token.ultimo_uso if token.ultima_ip == ip else None
+    if not _toca_anotar(f"mcp:uso:t{token.pk}:{ip}", ultimo, ahora):
         return
     TokenPersonal.objects.filter(pk=token.pk).update(ultimo_uso=ahora, ultima_ip=ip)
     token.ultimo_uso, token.ultima_ip = ahora, ip
@@ -147,7 +165,7 @@ def anotar_uso_token(token: TokenPersonal, ip: str, ahora: datetime | None = Non
 def anotar_uso_clave(clave: ClaveApi, ahora: datetime | None = None) -> None:
     """Record last use of an API key, at most once a minute."""
     ahora = ahora or timezone.now()
-    if clave.ultimo_uso is not None and ahora - clave.ultimo_uso < INTERVALO_ULTIMO_USO:
+    if not _toca_anotar(f"mcp:uso:k{clave.pk}", clave.ultimo_uso, ahora):
         return
     ClaveApi.objects.filter(pk=clave.pk).update(ultimo_uso=ahora)
     clave.ultimo_uso = ahora

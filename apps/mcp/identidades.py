@@ -1,0 +1,108 @@
+"""Who a credential is, from the shared cache: no SQL for a warm request's key, token and perms.
+
+One entry per credential digest (`mcp:cred:<digest>`): the API key row, or the personal token row
+with its user and that user's permissions already loaded (Django's ModelBackend keeps them on the
+user object, so `has_perm` needs no query). Every entry is stored under one shared generation,
+replaced at once (on every host: the cache is shared) by anything that can change who a
+credential is: a token or key created, edited, revoked or deleted; a user saved (deactivated) or
+deleted; their groups or direct permissions; a group's permissions. Expiry needs no change: the
+reader checks it every time. The user's password hash is never cached (deferred).
+
+Unknown digests are not cached: a guessed secret costs a query, and the per-IP limit on refused
+credentials bounds how many.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.contrib.auth.models import Group, Permission
+from django.db import transaction
+from django.db.models.signals import m2m_changed, post_delete, post_save
+
+from apps.cuentas.models import User
+from apps.mcp.models import ClaveApi, TokenPersonal
+from hub.singleton import guardar_versionado, invalidar_versionado, leer_versionado
+
+logger = logging.getLogger(__name__)
+
+GENERACION = "mcp:cred:gen"
+TTL = 3600  # also replaced on every change; the TTL only bounds a missed invalidation
+
+
+def _clave(digest: str) -> str:
+    return f"mcp:cred:{digest}"
+
+
+def _leer(digest: str, construir) -> Any:
+    clave = _clave(digest)
+    guardada, generacion = leer_versionado(clave, generacion_en=GENERACION)
+    if guardada is not None:
+        return guardada
+    fila = construir(digest)
+    if fila is not None:
+        guardar_versionado(clave, fila, generacion, TTL)
+    return fila
+
+
+def _token_de_la_base(digest: str) -> TokenPersonal | None:
+    token = (
+        TokenPersonal.objects.select_related("usuario")
+        .defer("usuario__password")
+        .filter(digest=digest)
+        .first()
+    )
+    if token is not None and token.usuario.is_active:
+        token.usuario.get_all_permissions()  # fills the permission caches that travel with it
+    return token
+
+
+def _clave_de_la_base(digest: str) -> ClaveApi | None:
+    return ClaveApi.objects.filter(digest=digest).first()
+
+
+def token(digest: str) -> TokenPersonal | None:
+    """The personal token with this digest (its user and permissions loaded), or None."""
+    return _leer(digest, _token_de_la_base)
+
+
+def clave_api(digest: str) -> ClaveApi | None:
+    """The API key with this digest, or None."""
+    return _leer(digest, _clave_de_la_base)
+
+
+def olvidar() -> None:
+    """Every cached identity stops counting, on every host (now and after the commit)."""
+    invalidar_versionado(GENERACION, es_generacion=True)
+    # After commit too: a reader between the change and its commit may have cached the old row.
+    transaction.on_commit(lambda: invalidar_versionado(GENERACION, es_generacion=True))
+
+
+def _al_cambiar(sender, **kwargs) -> None:
+    olvidar()
+
+
+def _al_guardar_usuario(sender, update_fields=None, **kwargs) -> None:
+    # Signing in saves last_login only: that changes no one's access.
+    if update_fields is not None and set(update_fields) <= {"last_login"}:
+        return
+    olvidar()
+
+
+def _al_cambiar_relacion(sender, action: str, **kwargs) -> None:
+    if action in ("post_add", "post_remove", "post_clear"):
+        olvidar()
+
+
+def conectar() -> None:
+    """Connect the invalidations (McpConfig.ready)."""
+    for modelo in (TokenPersonal, ClaveApi, Group, Permission):
+        post_save.connect(_al_cambiar, sender=modelo, dispatch_uid=f"identidades-{modelo}")
+        post_delete.connect(_al_cambiar, sender=modelo, dispatch_uid=f"identidades-d-{modelo}")
+    post_save.connect(_al_guardar_usuario, sender=User, dispatch_uid="identidades-usuario")
+    post_delete.connect(_al_cambiar, sender=User, dispatch_uid="identidades-d-usuario")
+    for relacion in (User.groups.through, User.user_permissions.through, Group.permissions.through):
+        m2m_changed.connect(
+            _al_cambiar_relacion, sender=relacion, dispatch_uid=f"identidades-m2m-{relacion}"
+        )
