@@ -99,7 +99,7 @@ def test_a_revoked_api_key_is_refused_at_once(client, credenciales):
 
 
 def test_a_token_that_expires_is_refused_from_the_cached_row(client, persona, monkeypatch):
-    clave, secreto_clave = nueva_clave()
+    _clave, secreto_clave = nueva_clave()
     token, secreto = nuevo_token(persona, dias=1)
     cabeceras = {"X-MCP-Api-Key": secreto_clave, "X-MCP-User-Token": secreto}
     assert _ping(client, cabeceras).status == 200
