@@ -7,6 +7,9 @@ import logging
 import time
 
 from django.conf import settings
+from django.contrib.auth.middleware import AuthenticationMiddleware
+from django.contrib.messages.middleware import MessageMiddleware
+from django.contrib.sessions.middleware import SessionMiddleware
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 
@@ -149,12 +152,26 @@ class ErroresApiMiddleware:
         return respuestas.error(500)
 
 
+# Paths under /api/ use no cookie, session, user or flash message: these run for pages only.
+# Subclasses, so Django's admin checks still find them; an API request skips them entirely.
+
+
+class SesionSoloPaginas(SessionMiddleware):
+    """Django's session middleware, for pages only."""
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if respuestas.es_ruta_api(request.path):
+            return self.get_response(request)
+        return super().__call__(request)
+
+
 def api_sin_csrf(get_response):
     """Mark /api/ requests exempt from CSRF before Django's CsrfViewMiddleware sees them.
 
     API paths use no cookies, so a CSRF token cannot protect them; without this a real client
     POSTing to one would get Django's HTML 403 page instead of the envelope (the test client
-    skips CSRF and would hide it). Pages with a session keep the full protection.
+    skips CSRF and would hide it). Pages with a session keep the full protection. (Django's own
+    middleware stays in MIDDLEWARE: `check --deploy` looks for it by name.)
     """
 
     def middleware(request: HttpRequest) -> HttpResponse:
@@ -163,3 +180,21 @@ def api_sin_csrf(get_response):
         return get_response(request)
 
     return middleware
+
+
+class AutenticacionSoloPaginas(AuthenticationMiddleware):
+    """Django's `request.user`, for pages only (DRF's public views never ask for it)."""
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if respuestas.es_ruta_api(request.path):
+            return self.get_response(request)
+        return super().__call__(request)
+
+
+class MensajesSoloPaginas(MessageMiddleware):
+    """Django's flash messages, for pages only."""
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if respuestas.es_ruta_api(request.path):
+            return self.get_response(request)
+        return super().__call__(request)

@@ -141,12 +141,13 @@ MIDDLEWARE = [
     "hub.middleware.ErroresApiMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Session, user and messages for pages; API paths skip them, and CSRF (hub.middleware).
+    "hub.middleware.SesionSoloPaginas",
     "django.middleware.common.CommonMiddleware",
     "hub.middleware.api_sin_csrf",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "hub.middleware.AutenticacionSoloPaginas",
+    "hub.middleware.MensajesSoloPaginas",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

@@ -101,3 +101,48 @@ def test_a_refused_method_costs_no_count_of_the_endpoint_limit(client):
     assert r.status_code == 405
     assert "X-RateLimit-Limit" not in r
     assert client.get(URL_MARCA)["X-RateLimit-Remaining"] == "599"
+
+
+@pytest.mark.parametrize(
+    "metodo",
+    [
+        "django.contrib.sessions.middleware.SessionMiddleware.process_request",
+        "django.contrib.auth.middleware.AuthenticationMiddleware.process_request",
+        "django.contrib.messages.middleware.MessageMiddleware.process_request",
+    ],
+)
+def test_api_paths_do_no_session_user_or_message_work(client, monkeypatch, metodo):
+    ruta, _, nombre = metodo.rpartition(".")
+    modulo, _, clase = ruta.rpartition(".")
+    objetivo = getattr(__import__(modulo, fromlist=[clase]), clase)
+
+    def prohibido(*args, **kwargs):
+        raise AssertionError(f"{metodo} ran on an API path")
+
+    monkeypatch.setattr(objetivo, nombre, prohibido)
+    assert client.get("/auth/api/v1/ping").status_code == 200
+    assert client.get(URL_MARCA).status_code == 200
+    r = client.post("/mcp/api/mcp", data="{}", content_type="application/json")
+    assert r.status_code == 401
+    with pytest.raises(AssertionError, match="ran on an API path"):
+        client.get("/cuentas/login/")  # pages still go through them
+
+
+def test_api_paths_check_no_csrf_token_and_pages_do(monkeypatch):
+    from django.middleware.csrf import CsrfViewMiddleware
+    from django.test import Client
+
+    comprobados = []
+    original = CsrfViewMiddleware._check_token
+
+    def contando(self, request):
+        comprobados.append(request.path)
+        return original(self, request)
+
+    monkeypatch.setattr(CsrfViewMiddleware, "_check_token", contando)
+    navegador = Client(enforce_csrf_checks=True)
+    r = navegador.post("/mcp/api/mcp", data="{}", content_type="application/json")
+    assert r.status_code == 401 and r.json()["error"]["code"] == "NO_AUTENTICADO"
+    assert comprobados == []
+    assert navegador.post("/cuentas/login/", {"username": "x"}).status_code == 403
+    assert comprobados == ["/cuentas/login/"]
