@@ -6,7 +6,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apps.firmas.selectors import resumen_verificacion
+from apps.firmas.selectors import verificacion
 from apps.firmas.serializers import Verificacion
 from hub import respuestas
 from hub.api import VistaPublica
@@ -80,7 +80,7 @@ class VerificarFirmaAPI(VistaPublica):
 
     @documentar_verificacion("firma_verificar", "Verificar una firma")
     def get(self, request: Request, token: str) -> Response:
-        datos = resumen_verificacion(token)
+        datos = verificacion(token)
         if datos is None:
             raise respuestas.ErrorAPI(
                 404, "FIRMA_NO_ENCONTRADA", DETALLE_NO_ENCONTRADA, headers=SIN_CACHE

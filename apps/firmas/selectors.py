@@ -7,10 +7,11 @@ import zoneinfo
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.utils import timezone
 
 from apps.firmas.models import TOKEN_IMPOSIBLE, Firma
+from hub.singleton import guardar_versionado, invalidar_versionado, leer_versionado
 from hub.texto import limpiar, recortar
 
 LARGO_OBJETO = 120
@@ -75,3 +76,32 @@ def resumen_verificacion(token: str) -> dict[str, Any] | None:
         "documento": resumen_documento(documento),
         "total_firmas": vigentes,
     }
+
+
+# The public verification is read far more often than a signature or its document changes: its
+# answer is cached per code, under one generation that any change to a signature or to a signed
+# document replaces (apps/firmas/apps.py connects the signals; services that write with update()
+# call `olvidar_verificaciones`). Unknown codes are not cached: each still costs its lookup.
+GENERACION_VERIFICACION = "firmas:verificacion:gen"
+TTL_VERIFICACION = 3600
+
+
+def verificacion(texto: str) -> dict[str, Any] | None:
+    """`resumen_verificacion`, from the shared cache when the signature has not changed."""
+    token = token_de(texto)
+    if token == TOKEN_IMPOSIBLE:
+        return resumen_verificacion(texto)
+    clave = f"firmas:verificacion:{token}"
+    guardada, generacion = leer_versionado(clave, generacion_en=GENERACION_VERIFICACION)
+    if guardada is not None:
+        return guardada
+    datos = resumen_verificacion(texto)
+    if datos is not None:
+        guardar_versionado(clave, datos, generacion, TTL_VERIFICACION)
+    return datos
+
+
+def olvidar_verificaciones() -> None:
+    """Every cached verification stops counting, on every host (now and after the commit)."""
+    invalidar_versionado(GENERACION_VERIFICACION, es_generacion=True)
+    transaction.on_commit(lambda: invalidar_versionado(GENERACION_VERIFICACION, es_generacion=True))

@@ -10,6 +10,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from apps.firmas.models import Firma
+from apps.firmas.selectors import olvidar_verificaciones
 from hub.texto import limpiar
 
 
@@ -70,8 +71,10 @@ def anular_firmas_de(*, documento: models.Model, motivo: str) -> int:
     """Annul every current signature of a document (e.g. the process was rejected and restarted)."""
     razon = _texto(motivo, "El motivo de la anulación", 2000)
     with transaction.atomic():
-        return (
+        anuladas = (
             Firma.objects.de(documento)
             .vigentes()
             .update(anulada=True, anulada_en=timezone.now(), motivo_anulacion=razon)
         )
+        olvidar_verificaciones()  # an update() sends no signal
+        return anuladas
