@@ -5,8 +5,9 @@ with its user and that user's permissions already loaded (Django's ModelBackend 
 user object, so `has_perm` needs no query). Every entry is stored under one shared generation,
 replaced at once (on every host: the cache is shared) by anything that can change who a
 credential is: a token or key created, edited, revoked or deleted; a user saved (deactivated) or
-deleted; their groups or direct permissions; a group's permissions. Expiry needs no change: the
-reader checks it every time. The user's password hash is never cached (deferred).
+deleted; their groups or direct permissions; a group's permissions. Signals carry most of them;
+an update() of tokens or keys (which sends none) does it in their queryset. Expiry needs no
+change: the reader checks it every time. The user's password hash is never cached (deferred).
 
 Unknown digests are not cached: a guessed secret costs a query, and the per-IP limit on refused
 credentials bounds how many.

@@ -124,6 +124,20 @@ class AjustesAsistente(ModeloUnico):
             raise ValidationError(errores)
 
 
+class CredencialQuerySet(models.QuerySet):
+    # Noting the last use changes nothing about who a credential is.
+    SOLO_USO = frozenset({"ultimo_uso", "ultima_ip"})
+
+    def update(self, **kwargs):
+        """Like update(), and cached identities stop counting (update() sends no signal)."""
+        filas = super().update(**kwargs)
+        if not set(kwargs) <= self.SOLO_USO:
+            from apps.mcp import identidades
+
+            identidades.olvidar()
+        return filas
+
+
 class Credencial(models.Model):
     """Common fields of a stored secret: only its SHA-256 digest and a visible prefix are kept."""
 
@@ -133,6 +147,8 @@ class Credencial(models.Model):
     creado = models.DateTimeField("creado", default=timezone.now, editable=False)
     revocado_en = models.DateTimeField("revocado en", null=True, blank=True, editable=False)
     ultimo_uso = models.DateTimeField("último uso", null=True, blank=True, editable=False)
+
+    objects = CredencialQuerySet.as_manager()
 
     class Meta:
         abstract = True

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.cuentas.models import User
-from apps.mcp import identidades, secretos
+from apps.mcp import secretos
 from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
 
 PERMISO_USAR = "mcp.asistente.usar"
@@ -118,24 +118,18 @@ def asignar_secreto_clave(clave: ClaveApi, secreto: str) -> None:
     clave.digest = secretos.huella(secreto)
 
 
-@transaction.atomic
 def revocar_claves(*, ids: list[int]) -> int:
     """Revoke API keys (already revoked ones keep their date)."""
-    revocadas = ClaveApi.objects.filter(pk__in=ids, revocado_en__isnull=True).update(
+    return ClaveApi.objects.filter(pk__in=ids, revocado_en__isnull=True).update(
         revocado_en=timezone.now()
     )
-    identidades.olvidar()  # an update() sends no signal
-    return revocadas
 
 
-@transaction.atomic
 def revocar_tokens(*, ids: list[int]) -> int:
     """Revoke personal tokens by id (administration)."""
-    revocados = TokenPersonal.objects.filter(pk__in=ids, revocado_en__isnull=True).update(
+    return TokenPersonal.objects.filter(pk__in=ids, revocado_en__isnull=True).update(
         revocado_en=timezone.now()
     )
-    identidades.olvidar()  # an update() sends no signal
-    return revocados
 
 
 def _toca_anotar(marca: str, ultimo: datetime | None, ahora: datetime) -> bool:
