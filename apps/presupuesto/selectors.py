@@ -87,16 +87,6 @@ def areas_coincidentes(texto: str, user=None) -> list[Area]:
     return next((nivel for nivel in niveles if nivel), [])
 
 
-def proyectos_coincidentes(texto: str, user=None, vigencia: Vigencia | None = None) -> QuerySet:
-    """Projects of the vigencia by id, exact code, else every word in code or name."""
-    qs = Proyecto.objects.all()
-    if vigencia is not None:
-        qs = qs.de_vigencia(vigencia)
-    if user is not None:
-        qs = qs.visibles_para(user)
-    return qs.coincidentes(texto)
-
-
 def _resolver_areas(area, user) -> list[Area] | None:
     if area is None:
         return None
