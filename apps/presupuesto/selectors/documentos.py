@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 
-from django.db.models import Case, Count, IntegerField, Q, Value, When
+from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 
 from apps.presupuesto.models import Cdp, Rp
 from hub.texto import limpiar, normalizar
@@ -18,26 +18,46 @@ def _texto(valor: str | None) -> str | None:
     return limpiar(valor) if valor else None
 
 
-def ficha_cdp(user, numero: str) -> dict | None:
-    """estado_cdp's fields for a CDP the user may see, by number or external number (1 query)."""
-    cdp = (
-        Cdp.objects.visibles_para(user)
-        .por_numero(numero)
-        .select_related("area", "proyecto", "linea_paa", "vigencia")
+def _documento(qs: QuerySet, numero: str, *relaciones: str) -> Cdp | Rp | None:
+    """The visible document with that hub or external number, its movements counted (1 query)."""
+    return (
+        qs.por_numero(numero)
+        .select_related(*relaciones)
         .annotate(cantidad_movimientos=Count("movimientos"))
         .first()
+    )
+
+
+def _estado(documento: Cdp | Rp, campo_numero: str) -> dict:
+    """The fields estado_cdp and estado_rp open with: number and status."""
+    return {
+        "encontrado": True,
+        campo_numero: documento.numero,
+        "numero_externo": documento.numero_externo,
+        "numero_radicado": documento.numero_radicado,
+        "estado": documento.estado,
+        "estado_visible": documento.estado_visible,
+        "estado_descripcion": documento.estado_descripcion,
+        "estado_expedicion": documento.estado_expedicion,
+    }
+
+
+def _motivos(documento: Cdp | Rp) -> dict:
+    return {
+        "motivo_devolucion": _texto(documento.motivo_devolucion),
+        "motivo_rechazo": _texto(documento.motivo_rechazo),
+    }
+
+
+def ficha_cdp(user, numero: str) -> dict | None:
+    """estado_cdp's fields for a CDP the user may see, by number or external number (1 query)."""
+    cdp = _documento(
+        Cdp.objects.visibles_para(user), numero, "area", "proyecto", "linea_paa", "vigencia"
     )
     if cdp is None:
         return None
     return {
-        "encontrado": True,
-        "numero_cdp": cdp.numero,
-        "numero_externo": cdp.numero_externo,
-        "numero_radicado": cdp.numero_radicado,
-        "estado": cdp.estado,
-        "estado_visible": cdp.estado_visible,
-        "estado_descripcion": cdp.estado_descripcion,
-        "estado_expedicion": cdp.estado_expedicion,
+        **_estado(cdp, "numero_cdp"),
         "area": cdp.area.nombre,
         "area_sigla": cdp.area.sigla,
         "dependencia": _texto(cdp.dependencia),
@@ -48,8 +68,7 @@ def ficha_cdp(user, numero: str) -> dict | None:
         "saldo": cdp.saldo,
         "fecha_expedicion": _fecha(cdp.fecha_expedicion),
         "movimientos": cdp.cantidad_movimientos,
-        "motivo_devolucion": _texto(cdp.motivo_devolucion),
-        "motivo_rechazo": _texto(cdp.motivo_rechazo),
+        **_motivos(cdp),
         "vigencia": cdp.vigencia.anio,
         "proyecto": cdp.proyecto.codigo,
         "linea_paa": cdp.linea_paa.numero if cdp.linea_paa else None,
@@ -59,24 +78,11 @@ def ficha_cdp(user, numero: str) -> dict | None:
 
 def ficha_rp(user, numero: str) -> dict | None:
     """estado_rp's fields for an RP the user may see (the beneficiary's document never)."""
-    rp = (
-        Rp.objects.visibles_para(user)
-        .por_numero(numero)
-        .select_related("cdp", "cdp__area", "vigencia")
-        .annotate(cantidad_movimientos=Count("movimientos"))
-        .first()
-    )
+    rp = _documento(Rp.objects.visibles_para(user), numero, "cdp", "cdp__area", "vigencia")
     if rp is None:
         return None
     return {
-        "encontrado": True,
-        "numero_rp": rp.numero,
-        "numero_externo": rp.numero_externo,
-        "numero_radicado": rp.numero_radicado,
-        "estado": rp.estado,
-        "estado_visible": rp.estado_visible,
-        "estado_descripcion": rp.estado_descripcion,
-        "estado_expedicion": rp.estado_expedicion,
+        **_estado(rp, "numero_rp"),
         "cdp": rp.cdp.numero,
         "beneficiario": limpiar(rp.beneficiario),
         "objeto": limpiar(rp.objeto),
@@ -86,8 +92,7 @@ def ficha_rp(user, numero: str) -> dict | None:
         "fecha_expedicion": _fecha(rp.fecha_expedicion),
         "fecha_inicio": _fecha(rp.fecha_inicio),
         "fecha_fin": _fecha(rp.fecha_fin),
-        "motivo_devolucion": _texto(rp.motivo_devolucion),
-        "motivo_rechazo": _texto(rp.motivo_rechazo),
+        **_motivos(rp),
         "movimientos": rp.cantidad_movimientos,
         "area": rp.cdp.area.nombre,
         "vigencia": rp.vigencia.anio,
