@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 from decimal import Decimal
 from typing import Unpack
 
@@ -19,6 +18,7 @@ from apps.presupuesto.services.comun import ErrorPresupuesto
 from apps.presupuesto.services.documentos import (
     ADICION,
     ClaseDocumento,
+    DatosExpedicion,
     DatosMovimiento,
     Filas,
     anular,
@@ -186,21 +186,9 @@ def solicitar_cdp(
         )
 
 
-def expedir_cdp(
-    *,
-    cdp: Cdp,
-    numero_externo: str | None = None,
-    fecha_expedicion: datetime.date | None = None,
-    usuario=None,
-) -> Cdp:
+def expedir_cdp(*, cdp: Cdp, **datos: Unpack[DatosExpedicion]) -> Cdp:
     """Issue a requested CDP: its value must still fit in its (project, area) assignment."""
-    return expedir(
-        CLASE_CDP,
-        documento=cdp,
-        numero_externo=numero_externo,
-        fecha_expedicion=fecha_expedicion,
-        usuario=usuario,
-    )
+    return expedir(CLASE_CDP, documento=cdp, **datos)
 
 
 def registrar_movimiento_cdp(*, cdp: Cdp, **datos: Unpack[DatosMovimiento]) -> MovimientoCdp:

@@ -132,13 +132,21 @@ class ClaseDocumento(abc.ABC):
         movimiento.save(update_fields=["estado", "valor"])
 
 
+class DatosExpedicion(TypedDict, total=False):
+    """The keyword arguments of expedir_cdp and expedir_rp besides the document."""
+
+    numero_externo: str | None
+    fecha_expedicion: datetime.date | None
+    usuario: object
+
+
 def expedir(
     clase: ClaseDocumento,
     *,
     documento: Documento,
-    numero_externo: str | None,
-    fecha_expedicion: datetime.date | None,
-    usuario,
+    numero_externo: str | None = None,
+    fecha_expedicion: datetime.date | None = None,
+    usuario=None,
 ) -> Documento:
     """Issue a requested document of `clase` (see expedir_cdp and expedir_rp)."""
     externo = comun.numero_externo(numero_externo)

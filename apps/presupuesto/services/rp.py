@@ -17,6 +17,7 @@ from apps.presupuesto.services.comun import ErrorPresupuesto
 from apps.presupuesto.services.documentos import (
     ADICION,
     ClaseDocumento,
+    DatosExpedicion,
     DatosMovimiento,
     Filas,
     anular,
@@ -136,21 +137,9 @@ def solicitar_rp(
     return rp
 
 
-def expedir_rp(
-    *,
-    rp: Rp,
-    numero_externo: str | None = None,
-    fecha_expedicion: datetime.date | None = None,
-    usuario=None,
-) -> Rp:
+def expedir_rp(*, rp: Rp, **datos: Unpack[DatosExpedicion]) -> Rp:
     """Issue a requested RP, committing its value against the CDP's balance (locked)."""
-    return expedir(
-        CLASE_RP,
-        documento=rp,
-        numero_externo=numero_externo,
-        fecha_expedicion=fecha_expedicion,
-        usuario=usuario,
-    )
+    return expedir(CLASE_RP, documento=rp, **datos)
 
 
 def registrar_movimiento_rp(*, rp: Rp, **datos: Unpack[DatosMovimiento]) -> MovimientoRp:
