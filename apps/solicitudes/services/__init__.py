@@ -8,13 +8,13 @@ the request, its tasks and its history consistent or untouched. The state machin
 
 from __future__ import annotations
 
-from apps.solicitudes.services._comun import (
+from apps.solicitudes.services.chat import comentar, validar_comentario
+from apps.solicitudes.services.comun import (
     MAX_COMENTARIO,
     PLAZO_CORRECCION_HORAS,
     SEVERIDADES,
     TRANSICIONES,
 )
-from apps.solicitudes.services.chat import comentar, validar_comentario
 from apps.solicitudes.services.flujo import (
     anular,
     aprobar,
