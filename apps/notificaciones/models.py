@@ -86,19 +86,6 @@ class SitioContacto(models.Model):
         return {o for o in map(normalizar_origen, self.origenes.splitlines()) if o}
 
 
-class MensajeContactoQuerySet(models.QuerySet):
-    """Reads of received messages."""
-
-    def del_sitio(self, sitio: SitioContacto) -> MensajeContactoQuerySet:
-        return self.filter(sitio=sitio)
-
-    def no_leidos(self) -> MensajeContactoQuerySet:
-        return self.filter(leido=False)
-
-    def pendientes(self) -> MensajeContactoQuerySet:
-        return self.filter(atendido=False)
-
-
 class MensajeContacto(models.Model):
     """A message sent through a website's contact form, stored as written (minus invisibles)."""
 
@@ -124,8 +111,6 @@ class MensajeContacto(models.Model):
         blank=True,
         related_name="+",
     )
-
-    objects = MensajeContactoQuerySet.as_manager()
 
     class Meta:
         verbose_name = "mensaje de contacto"

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import io
+from html.parser import HTMLParser
 
 import pytest
 import segno
@@ -86,16 +87,65 @@ def test_an_unknown_signature_qr_is_404(admin_client):
     assert admin_client.get(f"{LISTA}999999/qr.png").status_code == 404
 
 
+class _Filas(HTMLParser):
+    """The rows of the admin's result list: each cell's text by its column (`field-<name>`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.filas: list[dict[str, str]] = []
+        self._lista = self._cuerpo = False
+        self._columna: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        atributos = dict(attrs)
+        if tag == "table":
+            self._lista = atributos.get("id") == "result_list"
+        elif tag == "tbody":
+            self._cuerpo = self._lista
+        elif tag == "tr" and self._cuerpo:
+            self.filas.append({})
+        elif tag in ("td", "th") and self._cuerpo:
+            clases = (atributos.get("class") or "").split()
+            campos = [c.removeprefix("field-") for c in clases if c.startswith("field-")]
+            self._columna = campos[0] if campos else None
+            if self._columna:
+                self.filas[-1][self._columna] = ""
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th"):
+            self._columna = None
+        elif tag in ("tbody", "table"):
+            self._lista = self._cuerpo = False
+
+    def handle_data(self, data):
+        if self._columna:
+            self.filas[-1][self._columna] += data
+
+
+def _filas(html: str) -> dict[str, dict[str, str]]:
+    """The list's rows by their short token."""
+    lector = _Filas()
+    lector.feed(html)
+    return {fila["token_corto"].strip(): fila for fila in lector.filas}
+
+
 def test_the_list_shows_short_token_type_and_qr_links(admin_client, cdp, movimiento):
     firma = firmar(cdp)
-    firmar(movimiento, firmante="Persona del movimiento")
+    otra = firmar(movimiento, firmante="Persona del movimiento")
     r = admin_client.get(LISTA)
     assert r.status_code == 200
-    texto = r.content.decode()
-    assert str(firma.token)[:8] in texto
-    assert "María Fernanda López Rincón" in texto
-    assert f"{LISTA}{firma.pk}/qr.svg" in texto
-    assert "Área" in texto and "Documento" in texto
+    filas = _filas(r.content.decode())
+    assert set(filas) == {str(firma.token)[:8], str(otra.token)[:8]}
+    de_cdp, de_movimiento = filas[str(firma.token)[:8]], filas[str(otra.token)[:8]]
+    # The document type is the signed model's name: here an area and a quality document.
+    assert (de_cdp["tipo_documento"], de_movimiento["tipo_documento"]) == ("Área", "Documento")
+    assert (de_cdp["firmante"], de_movimiento["firmante"]) == (
+        "María Fernanda López Rincón",
+        "Persona del movimiento",
+    )
+    assert de_cdp["object_id"] == str(cdp.pk)
+    assert de_cdp["enlaces_qr"] == "SVG · PNG"
+    assert f"{LISTA}{firma.pk}/qr.svg" in r.content.decode()
 
 
 def test_the_list_filters_by_document_type_and_annulment(admin_client, cdp, movimiento):

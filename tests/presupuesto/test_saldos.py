@@ -328,3 +328,23 @@ def test_database_refuses_an_overdrawn_cdp_even_bypassing_services():
     cdp = cdp_expedido(proyecto, area, "1000")
     with pytest.raises(IntegrityError), transaction.atomic():
         Cdp.objects.filter(pk=cdp.pk).update(comprometido=D("1000.01"), saldo=D("-0.01"))
+
+
+def test_a_requested_rp_annulment_gives_its_whole_value_back_when_applied():
+    proyecto, area = celda("5000")
+    cdp = cdp_expedido(proyecto, area, "1000")
+    rp = rp_expedido(cdp, "400")
+    movimiento = services.registrar_movimiento_rp(
+        rp=rp, tipo="anulacion", descripcion="Contrato desistido", aplicar=False
+    )
+    services.registrar_movimiento_rp(rp=rp, tipo="adicion", valor="100", descripcion="+")
+    services.aplicar_movimiento(movimiento=movimiento)
+    rp, cdp, movimiento = recargar(rp), recargar(cdp), recargar(movimiento)
+    assert (rp.estado, rp.valor_actual, rp.motivo_anulacion) == (
+        "anulado",
+        D("0.00"),
+        "Contrato desistido",
+    )
+    assert (movimiento.estado, movimiento.valor) == ("aplicado", D("500.00"))
+    assert (cdp.comprometido, cdp.saldo, cdp.estado) == (D("0.00"), D("1000.00"), "expedido")
+    assert services.recalcular_saldos(cdp) == {}

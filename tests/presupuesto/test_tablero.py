@@ -194,8 +194,15 @@ def test_project_matches_by_code_or_partial_name(datos, texto):
 
 
 def test_project_matches_by_id_before_partial_names(datos):
-    assert list(Proyecto.objects.coincidentes(str(datos["p2"].pk))) == [datos["p2"]]
     assert set(Proyecto.objects.coincidentes("2026")) == {datos["p1"], datos["p2"]}
+    buscado = datos["p2"]
+    # Its id as a word in another project's code and name, whatever the database's sequence
+    # gave: only the exact-match rule keeps this one out of the answer.
+    homonimo = ProyectoFactory(
+        vigencia=datos["vigencia"], codigo=f"X-{buscado.pk}", nombre=f"Convenio {buscado.pk}"
+    )
+    assert list(Proyecto.objects.coincidentes(f"convenio {buscado.pk}")) == [homonimo]
+    assert list(Proyecto.objects.coincidentes(str(buscado.pk))) == [buscado]
 
 
 @pytest.mark.parametrize(

@@ -263,3 +263,19 @@ def test_assignments_never_exceed_the_ceiling_nor_drop_below_certified():
         services.asignar(proyecto=proyecto, area=area, valor="499.99")
     assert error.value.codigo == "saldo_insuficiente"
     assert services.asignar(proyecto=proyecto, area=area, valor="500").valor == Decimal("500.00")
+
+
+def test_a_resent_request_over_what_is_available_is_refused_and_stays_returned():
+    proyecto, area = celda("1000")
+    cdp = cdp_expedido(proyecto, area, "700")
+    pedido = services.devolver(documento=cdp_solicitado(proyecto, area, "100"), motivo="Ajuste")
+    rp = services.devolver(documento=rp_solicitado(cdp, "100"), motivo="Ajuste")
+    for documento, valor, mensaje in [
+        (pedido, "300.01", "Supera lo disponible del área en el proyecto (300.00)."),
+        (rp, "700.01", "Supera el saldo del CDP CDP-2026-00001 (700.00)."),
+    ]:
+        with pytest.raises(ErrorPresupuesto) as error:
+            services.reenviar(documento=documento, valor=valor)
+        assert (error.value.codigo, error.value.texto) == ("saldo_insuficiente", mensaje)
+        documento.refresh_from_db()
+        assert (documento.estado, documento.valor_actual) == ("devuelto", Decimal("100.00"))

@@ -7,7 +7,7 @@ import pytest
 from apps.solicitudes import services
 from tests.solicitudes.factories import persona
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.solicitudes.urls_prueba")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """busqueda_global: one text over the caller's requests, current quality documents and CDP/RP.
 
 Each scope answers with its own fixed number of queries (a count and one page), whatever the
-volume; every item carries an `enlace` (formats in docs/_decisiones_herramientas_generales.md).
+volume; every item carries an `enlace` (formats in docs/decisiones.md, "busqueda_global").
 """
 
 from __future__ import annotations

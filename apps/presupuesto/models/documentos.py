@@ -190,24 +190,17 @@ class Cdp(ConBusqueda):
         }
 
 
-class MovimientoQuerySet(VisiblesQuerySet):
-    def aplicados(self):
-        return self.filter(estado=EstadoMovimiento.APLICADO)
+class Movimiento(models.Model):
+    """What CDP and RP movements share; only applied movements change their document's balances.
 
+    A concrete movement declares its document's foreign key (named `campo_documento`), the
+    `numero` and `tipo` fields (their help text and choices are its own), and `ruta_firma`.
+    """
 
-class MovimientoCdpQuerySet(MovimientoQuerySet):
-    ruta_area = "cdp__area"
-
-
-class MovimientoCdp(models.Model):
-    """An addition, reduction or annulment of a CDP; only applied ones change its balances."""
-
-    Tipo = TipoMovimientoCdp
     Estado = EstadoMovimiento
+    campo_documento: str
+    ruta_firma: str
 
-    cdp = models.ForeignKey(Cdp, on_delete=models.PROTECT, related_name="movimientos")
-    numero = models.PositiveSmallIntegerField("número", help_text="Consecutivo dentro del CDP.")
-    tipo = models.CharField(max_length=20, choices=TipoMovimientoCdp.choices)
     valor = campo_valor("valor")
     fecha = models.DateField()
     descripcion = models.TextField("descripción")
@@ -218,6 +211,48 @@ class MovimientoCdp(models.Model):
     motivo_rechazo = models.TextField("motivo del rechazo", null=True, blank=True)
     registrado_por = _usuario(verbose="registrado por")
     creado_en = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        numero = getattr(self, f"{self.campo_documento}_id") and self.documento.numero
+        return f"{numero} · {self.get_tipo_display()} {self.numero}"
+
+    @property
+    def documento(self) -> Cdp | Rp:
+        """The CDP or RP this movement changes."""
+        return getattr(self, self.campo_documento)
+
+    @classmethod
+    def consulta_firma(cls) -> models.QuerySet:
+        """How apps.firmas reads a signed movement (with what resumen_firma needs)."""
+        return cls._base_manager.select_related(cls.ruta_firma)
+
+    def resumen_firma(self) -> dict:
+        """The `documento` of the signature verification endpoint (tipo cdp_<tipo>, rp_<tipo>).
+
+        Its document's summary, without the radicado, in the movement's own type and state.
+        """
+        resumen = self.documento.resumen_firma()
+        del resumen["radicado"]
+        return {**resumen, "tipo": f"{resumen['tipo']}_{self.tipo}", "estado": str(self.estado)}
+
+
+class MovimientoCdpQuerySet(VisiblesQuerySet):
+    ruta_area = "cdp__area"
+
+
+class MovimientoCdp(Movimiento):
+    """An addition, reduction or annulment of a CDP."""
+
+    Tipo = TipoMovimientoCdp
+    campo_documento = "cdp"
+    ruta_firma = "cdp"
+
+    cdp = models.ForeignKey(Cdp, on_delete=models.PROTECT, related_name="movimientos")
+    numero = models.PositiveSmallIntegerField("número", help_text="Consecutivo dentro del CDP.")
+    tipo = models.CharField(max_length=20, choices=TipoMovimientoCdp.choices)
 
     firmas = GenericRelation("firmas.Firma", related_query_name="movimiento_cdp")
 
@@ -231,22 +266,6 @@ class MovimientoCdp(models.Model):
             models.UniqueConstraint(fields=["cdp", "numero"], name="presupuesto_movcdp_unico"),
             models.CheckConstraint(condition=Q(valor__gt=0), name="presupuesto_movcdp_positivo"),
         ]
-
-    def __str__(self) -> str:
-        return f"{self.cdp_id and self.cdp.numero} · {self.get_tipo_display()} {self.numero}"
-
-    @classmethod
-    def consulta_firma(cls) -> models.QuerySet:
-        return cls._base_manager.select_related("cdp")
-
-    def resumen_firma(self) -> dict:
-        """The `documento` of the signature verification endpoint (tipo cdp_<tipo>)."""
-        return {
-            "tipo": f"cdp_{self.tipo}",
-            "numero_cdp": self.cdp.numero,
-            "objeto": self.cdp.objeto,
-            "estado": str(self.estado),
-        }
 
 
 class RpQuerySet(DocumentoQuerySet):
@@ -397,29 +416,20 @@ class Rp(ConBusqueda):
         }
 
 
-class MovimientoRpQuerySet(MovimientoQuerySet):
+class MovimientoRpQuerySet(VisiblesQuerySet):
     ruta_area = "rp__cdp__area"
 
 
-class MovimientoRp(models.Model):
+class MovimientoRp(Movimiento):
     """An addition, reduction, obligation or annulment of an RP."""
 
     Tipo = TipoMovimientoRp
-    Estado = EstadoMovimiento
+    campo_documento = "rp"
+    ruta_firma = "rp__cdp"
 
     rp = models.ForeignKey(Rp, on_delete=models.PROTECT, related_name="movimientos")
     numero = models.PositiveSmallIntegerField("número", help_text="Consecutivo dentro del RP.")
     tipo = models.CharField(max_length=20, choices=TipoMovimientoRp.choices)
-    valor = campo_valor("valor")
-    fecha = models.DateField()
-    descripcion = models.TextField("descripción")
-    estado = models.CharField(
-        max_length=20, choices=EstadoMovimiento.choices, default=EstadoMovimiento.SOLICITADO
-    )
-    numero_radicado = models.CharField("radicado de origen", max_length=60, null=True, blank=True)
-    motivo_rechazo = models.TextField("motivo del rechazo", null=True, blank=True)
-    registrado_por = _usuario(verbose="registrado por")
-    creado_en = models.DateTimeField(auto_now_add=True)
 
     firmas = GenericRelation("firmas.Firma", related_query_name="movimiento_rp")
 
@@ -433,20 +443,3 @@ class MovimientoRp(models.Model):
             models.UniqueConstraint(fields=["rp", "numero"], name="presupuesto_movrp_unico"),
             models.CheckConstraint(condition=Q(valor__gt=0), name="presupuesto_movrp_positivo"),
         ]
-
-    def __str__(self) -> str:
-        return f"{self.rp_id and self.rp.numero} · {self.get_tipo_display()} {self.numero}"
-
-    @classmethod
-    def consulta_firma(cls) -> models.QuerySet:
-        return cls._base_manager.select_related("rp__cdp")
-
-    def resumen_firma(self) -> dict:
-        """The `documento` of the signature verification endpoint (tipo rp_<tipo>)."""
-        return {
-            "tipo": f"rp_{self.tipo}",
-            "numero_rp": self.rp.numero,
-            "numero_cdp": self.rp.cdp.numero,
-            "objeto": self.rp.objeto,
-            "estado": str(self.estado),
-        }

@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-from apps.presupuesto.services.comun import ErrorPresupuesto
-from apps.presupuesto.services.documentos import (
+from apps.presupuesto.services.cdp import (
     anular_cdp,
-    anular_rp,
-    aplicar_movimiento,
-    devolver,
     expedir_cdp,
-    expedir_rp,
-    marcar_expedicion,
-    recalcular_saldos,
-    rechazar,
-    rechazar_movimiento,
-    reenviar,
     registrar_movimiento_cdp,
-    registrar_movimiento_rp,
-    revisar,
     solicitar_cdp,
-    solicitar_rp,
-    validar_movimiento,
 )
+from apps.presupuesto.services.comun import ErrorPresupuesto
 from apps.presupuesto.services.planeacion import (
     activar_vigencia,
     anular_linea,
@@ -34,6 +21,23 @@ from apps.presupuesto.services.planeacion import (
     enviar_linea,
     reservar_consecutivos,
 )
+from apps.presupuesto.services.revision import (
+    aplicar_movimiento,
+    devolver,
+    marcar_expedicion,
+    rechazar,
+    rechazar_movimiento,
+    reenviar,
+    revisar,
+    validar_movimiento,
+)
+from apps.presupuesto.services.rp import (
+    anular_rp,
+    expedir_rp,
+    registrar_movimiento_rp,
+    solicitar_rp,
+)
+from apps.presupuesto.services.saldos import recalcular_saldos
 
 __all__ = [
     "ErrorPresupuesto",

@@ -8,7 +8,7 @@ from typing import Any
 from rest_framework import serializers
 
 from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
-from apps.solicitudes.herramientas._comun import (
+from apps.solicitudes.herramientas.comun import (
     ENLACE,
     ENTERO,
     ESTADO,

@@ -15,7 +15,7 @@ from rest_framework import serializers
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors, services
 from apps.solicitudes.errores import ErrorSolicitud
-from apps.solicitudes.herramientas._comun import (
+from apps.solicitudes.herramientas.comun import (
     ENLACE,
     ESTADO,
     FECHA,

@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors
-from apps.solicitudes.herramientas._comun import (
+from apps.solicitudes.herramientas.comun import (
     BOOLEANO,
     ENLACE,
     ENTERO,

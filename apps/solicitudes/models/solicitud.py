@@ -18,7 +18,7 @@ from hub.busqueda import ConBusqueda, filtrar_texto
 
 
 class Estado(models.TextChoices):
-    """The eight states of the interface (see docs/_decisiones_solicitudes.md for transitions)."""
+    """The eight states of the interface (transitions: docs/decisiones.md, "Máquina de estados")."""
 
     BORRADOR = "borrador", "Borrador"
     RADICADO = "radicado", "Radicado"

@@ -3,18 +3,18 @@
 Every function takes keyword arguments only, runs in one transaction, locks the request row
 before changing it (so two people acting at once cannot both pass the state check), and leaves
 the request, its tasks and its history consistent or untouched. The state machine is in
-`TRANSICIONES` and documented in docs/_decisiones_solicitudes.md.
+`TRANSICIONES` and documented in docs/decisiones.md ("Solicitudes", "Máquina de estados").
 """
 
 from __future__ import annotations
 
-from apps.solicitudes.services._comun import (
+from apps.solicitudes.services.chat import comentar, validar_comentario
+from apps.solicitudes.services.comun import (
     MAX_COMENTARIO,
     PLAZO_CORRECCION_HORAS,
     SEVERIDADES,
     TRANSICIONES,
 )
-from apps.solicitudes.services.chat import comentar, validar_comentario
 from apps.solicitudes.services.flujo import (
     anular,
     aprobar,

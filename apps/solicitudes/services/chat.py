@@ -8,7 +8,7 @@ from django.utils import timezone
 from apps.solicitudes.errores import SolicitudNoEncontrada
 from apps.solicitudes.models import Comentario, Solicitud
 from apps.solicitudes.models.bandeja import usuario_valido
-from apps.solicitudes.services._comun import MAX_COMENTARIO, _texto
+from apps.solicitudes.services.comun import MAX_COMENTARIO, _texto
 
 
 def validar_comentario(*, solicitud: Solicitud, autor, texto: str) -> str:

@@ -17,7 +17,7 @@ from apps.solicitudes.errores import (
 )
 from apps.solicitudes.models import Accion, CampoFormulario, Estado, Solicitud, Tarea
 from apps.solicitudes.models.bandeja import usuario_valido
-from apps.solicitudes.services._comun import (
+from apps.solicitudes.services.comun import (
     MAX_MOTIVO,
     PLAZO_CORRECCION_HORAS,
     CampoEntrada,

@@ -22,7 +22,7 @@ from apps.solicitudes.models import (
     TipoSolicitud,
 )
 from apps.solicitudes.models.bandeja import usuario_valido
-from apps.solicitudes.services._comun import (
+from apps.solicitudes.services.comun import (
     SEVERIDADES,
     CampoEntrada,
     _bloquear,

@@ -1,0 +1,168 @@
+"""CDP and RP readings: one document by its number, and the budget scope of the global search."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
+
+from apps.presupuesto.models import Cdp, Rp
+from hub.texto import limpiar, normalizar
+
+
+def _fecha(valor: datetime.date | None) -> str | None:
+    return valor.isoformat() if valor else None
+
+
+def _texto(valor: str | None) -> str | None:
+    return limpiar(valor) if valor else None
+
+
+def _documento(qs: QuerySet, numero: str, *relaciones: str) -> Cdp | Rp | None:
+    """The visible document with that hub or external number, its movements counted (1 query)."""
+    return (
+        qs.por_numero(numero)
+        .select_related(*relaciones)
+        .annotate(cantidad_movimientos=Count("movimientos"))
+        .first()
+    )
+
+
+def _estado(documento: Cdp | Rp, campo_numero: str) -> dict:
+    """The fields estado_cdp and estado_rp open with: number and status."""
+    return {
+        "encontrado": True,
+        campo_numero: documento.numero,
+        "numero_externo": documento.numero_externo,
+        "numero_radicado": documento.numero_radicado,
+        "estado": documento.estado,
+        "estado_visible": documento.estado_visible,
+        "estado_descripcion": documento.estado_descripcion,
+        "estado_expedicion": documento.estado_expedicion,
+    }
+
+
+def _motivos(documento: Cdp | Rp) -> dict:
+    return {
+        "motivo_devolucion": _texto(documento.motivo_devolucion),
+        "motivo_rechazo": _texto(documento.motivo_rechazo),
+    }
+
+
+def ficha_cdp(user, numero: str) -> dict | None:
+    """estado_cdp's fields for a CDP the user may see, by number or external number (1 query)."""
+    cdp = _documento(
+        Cdp.objects.visibles_para(user), numero, "area", "proyecto", "linea_paa", "vigencia"
+    )
+    if cdp is None:
+        return None
+    return {
+        **_estado(cdp, "numero_cdp"),
+        "area": cdp.area.nombre,
+        "area_sigla": cdp.area.sigla,
+        "dependencia": _texto(cdp.dependencia),
+        "objeto": limpiar(cdp.objeto),
+        "valor_inicial": cdp.valor_inicial,
+        "valor_actual": cdp.valor_actual,
+        "comprometido": cdp.comprometido,
+        "saldo": cdp.saldo,
+        "fecha_expedicion": _fecha(cdp.fecha_expedicion),
+        "movimientos": cdp.cantidad_movimientos,
+        **_motivos(cdp),
+        "vigencia": cdp.vigencia.anio,
+        "proyecto": cdp.proyecto.codigo,
+        "linea_paa": cdp.linea_paa.numero if cdp.linea_paa else None,
+        "enlace": cdp.enlace,
+    }
+
+
+def ficha_rp(user, numero: str) -> dict | None:
+    """estado_rp's fields for an RP the user may see (the beneficiary's document never)."""
+    rp = _documento(Rp.objects.visibles_para(user), numero, "cdp", "cdp__area", "vigencia")
+    if rp is None:
+        return None
+    return {
+        **_estado(rp, "numero_rp"),
+        "cdp": rp.cdp.numero,
+        "beneficiario": limpiar(rp.beneficiario),
+        "objeto": limpiar(rp.objeto),
+        "valor_inicial": rp.valor_inicial,
+        "valor_actual": rp.valor_actual,
+        "obligado": rp.obligado,
+        "fecha_expedicion": _fecha(rp.fecha_expedicion),
+        "fecha_inicio": _fecha(rp.fecha_inicio),
+        "fecha_fin": _fecha(rp.fecha_fin),
+        **_motivos(rp),
+        "movimientos": rp.cantidad_movimientos,
+        "area": rp.cdp.area.nombre,
+        "vigencia": rp.vigencia.anio,
+        "enlace": rp.enlace,
+    }
+
+
+def buscar(user, texto: str, *, limite: int = 5) -> dict:
+    """busqueda_global's presupuesto scope: CDP and RP the user may see (4 queries).
+
+    Exact number matches come first, then the most recent documents.
+    """
+    buscado = (texto or "").strip().upper()
+    if not normalizar(texto):
+        return {"total": 0, "mostrados": 0, "resultados": []}
+    cdps = Cdp.objects.visibles_para(user).buscar(texto)
+    rps = Rp.objects.visibles_para(user).buscar(texto)
+    total = cdps.count() + rps.count()
+    exacto = Q(numero=buscado) | Q(numero_externo=buscado)
+    items = [
+        _item_cdp(c, buscado)
+        for c in cdps.select_related("area").order_by(
+            _primero(exacto), "-vigencia__anio", "-numero"
+        )[:limite]
+    ] + [
+        _item_rp(r, buscado)
+        for r in rps.select_related("cdp__area").order_by(
+            _primero(exacto), "-vigencia__anio", "-numero"
+        )[:limite]
+    ]
+    items.sort(key=lambda i: (not i["exacto"], -i["_orden"]))
+    for item in items:
+        item.pop("_orden")
+    return {"total": total, "mostrados": min(len(items), limite), "resultados": items[:limite]}
+
+
+def _primero(condicion: Q) -> Case:
+    return Case(When(condicion, then=Value(0)), default=Value(1), output_field=IntegerField())
+
+
+def _item_cdp(cdp: Cdp, buscado: str) -> dict:
+    return {
+        "tipo": "cdp",
+        "numero": cdp.numero,
+        "numero_externo": cdp.numero_externo,
+        "objeto": limpiar(cdp.objeto),
+        "estado": cdp.estado,
+        "estado_visible": cdp.estado_visible,
+        "area": cdp.area.sigla,
+        "valor_actual": cdp.valor_actual,
+        "saldo": cdp.saldo,
+        "enlace": cdp.enlace,
+        "exacto": buscado in (cdp.numero, cdp.numero_externo),
+        "_orden": cdp.creado_en.timestamp(),
+    }
+
+
+def _item_rp(rp: Rp, buscado: str) -> dict:
+    return {
+        "tipo": "rp",
+        "numero": rp.numero,
+        "numero_externo": rp.numero_externo,
+        "objeto": limpiar(rp.objeto),
+        "beneficiario": limpiar(rp.beneficiario),
+        "estado": rp.estado,
+        "estado_visible": rp.estado_visible,
+        "area": rp.cdp.area.sigla,
+        "cdp": rp.cdp.numero,
+        "valor_actual": rp.valor_actual,
+        "enlace": rp.enlace,
+        "exacto": buscado in (rp.numero, rp.numero_externo),
+        "_orden": rp.creado_en.timestamp(),
+    }
