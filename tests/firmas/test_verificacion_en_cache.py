@@ -8,7 +8,7 @@ import pytest
 from apps.firmas import services
 from apps.firmas.api import MENSAJE_ANULADA, MENSAJE_VALIDA
 from apps.presupuesto.models import Cdp
-from tests.presupuesto.factories import cdp_expedido, celda
+from tests.presupuesto.factories import cdp_expedido, celda, linea
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +81,12 @@ def test_unknown_codes_are_not_cached(api, django_assert_num_queries):
     with django_assert_num_queries(1):  # looked up again: nothing to vouch for was stored
         r = api.get(f"{API}0e9b6c1e-5d3a-4f0b-9a57-0d4c7e0f2a11")
     assert r.json()["error"]["code"] == "FIRMA_NO_ENCONTRADA"
+
+
+def test_a_paa_line_put_into_execution_by_its_first_cdp_is_answered_at_once(api):
+    proyecto, area = celda("5000.00")
+    linea_paa = linea(proyecto, area, "2000.00")
+    firma = services.firmar(documento=linea_paa, firmante="Ana Ruiz", rol="Jefe de planeación")
+    assert _verificar(api, firma).json()["data"]["documento"]["estado"] == "aprobada"
+    cdp_expedido(proyecto, area, "1000.00", linea_paa=linea_paa)
+    assert _verificar(api, firma).json()["data"]["documento"]["estado"] == "en_ejecucion"
