@@ -9,7 +9,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.cuentas.models import Area
-from apps.firmas.selectors import olvidar_verificaciones
 from apps.presupuesto import estados
 from apps.presupuesto.estados import EstadoCdp, TipoMovimientoCdp
 from apps.presupuesto.models import Asignacion, Cdp, LineaPaa, MovimientoCdp, Proyecto
@@ -119,13 +118,11 @@ class ClaseCdp(ClaseDocumento):
     def expedido(self, documento: Cdp) -> None:
         if documento.linea_paa_id:
             # The first issued CDP puts its approved PAA line into execution.
-            en_ejecucion = LineaPaa.objects.filter(
+            # (An update() sends no signal; the cached verifications of the line's signatures are
+            # replaced by the save of the CDP, a signable document, in this same transaction.)
+            LineaPaa.objects.filter(
                 pk=documento.linea_paa_id, estado=estados.EstadoLinea.APROBADA
             ).update(estado=estados.EstadoLinea.EN_EJECUCION, actualizado_en=timezone.now())
-            if en_ejecucion:
-                # The line's state is in its signatures' public verification (an update() sends
-                # no signal).
-                olvidar_verificaciones()
 
 
 CLASE_CDP = ClaseCdp()
