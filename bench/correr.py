@@ -546,7 +546,7 @@ def main() -> None:
         limite = next(x for x in lista if x.servidor == p.LIMITE)
         corridas["limite_inicio"] = medir(cfg, por_nombre[p.LIMITE], limite, cfg.conexiones)
         for peticion in lista:
-            if peticion.servidor != p.LIMITE:
+            if peticion is not limite:
                 corridas[peticion.nombre] = medir(
                     cfg, por_nombre[peticion.servidor], peticion, cfg.conexiones
                 )

@@ -98,6 +98,16 @@ def todas(demo: dict[str, Any], etag_marca: str, etag_logo: str) -> list[Peticio
             "/limite",
             contiene='"success": true',
         ),
+        Peticion(
+            "eco",
+            "piso del protocolo: eco JSON-RPC en Django sin middleware",
+            LIMITE,
+            "POST",
+            "/eco",
+            {"Content-Type": "application/json"},
+            _rpc("tools/call", {"name": "eco", "arguments": {"texto": "hola"}}),
+            contiene='"isError": false',
+        ),
         Peticion("marca_200", "marca 200", HUB, "GET", RUTA_MARCA, contiene='"version"'),
         Peticion(
             "marca_304",
@@ -143,6 +153,16 @@ def todas(demo: dict[str, Any], etag_marca: str, etag_logo: str) -> list[Peticio
             ),
             contiene='"protocolVersion":"2025-06-18"',
         ),
+        Peticion(
+            "mcp_ping",
+            "MCP ping con clave y token",
+            HUB,
+            "POST",
+            RUTA_MCP,
+            cabeceras_mcp(demo),
+            _rpc("ping", {}),
+            contiene='"result":{}',
+        ),
         _herramienta(demo, "estado_solicitud", {"numero_radicado": numero}, una_conexion=True),
         _herramienta(
             demo,
@@ -167,4 +187,6 @@ def todas(demo: dict[str, Any], etag_marca: str, etag_logo: str) -> list[Peticio
         ),
         _herramienta(demo, "mis_tareas", {}, una_conexion=True),
         _herramienta(demo, "estado_presupuesto", {}, una_conexion=True),
+        # The month in course: the demo spreads PAA lines from January up to it.
+        _herramienta(demo, "resumen_ejecutivo", {"ambito": "paa_mes"}, una_conexion=True),
     ]

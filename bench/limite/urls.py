@@ -1,10 +1,14 @@
-"""One route: a small JsonResponse shaped like the hub's ping (envelope, service, timestamp)."""
+"""Two routes: a small JsonResponse shaped like the hub's ping (envelope, service, timestamp), and
+the floor of the assistant's protocol: a JSON-RPC tools/call answered by an echo tool."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, JsonResponse
+import json
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
 from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
 
 
 def vista(request: HttpRequest) -> JsonResponse:
@@ -18,4 +22,25 @@ def vista(request: HttpRequest) -> JsonResponse:
     )
 
 
-urlpatterns = [path("limite", vista)]
+@csrf_exempt
+def eco(request: HttpRequest) -> HttpResponse:
+    """The least any JSON-RPC tool server must do: parse, check the envelope, answer a result."""
+    if request.method != "POST":
+        return HttpResponse(status=405)
+    try:
+        mensaje = json.loads(request.body)
+    except ValueError:
+        return JsonResponse({"jsonrpc": "2.0", "id": None, "error": {"code": -32700}})
+    if mensaje.get("jsonrpc") != "2.0" or mensaje.get("method") != "tools/call":
+        return JsonResponse({"jsonrpc": "2.0", "id": mensaje.get("id"), "error": {"code": -32600}})
+    argumentos = mensaje.get("params", {}).get("arguments", {})
+    texto = json.dumps(argumentos, ensure_ascii=False)
+    resultado = {
+        "content": [{"type": "text", "text": texto}, {"type": "text", "text": texto}],
+        "isError": False,
+        "structuredContent": argumentos,
+    }
+    return JsonResponse({"jsonrpc": "2.0", "id": mensaje["id"], "result": resultado})
+
+
+urlpatterns = [path("limite", vista), path("eco", eco)]
