@@ -8,6 +8,8 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from hub.ip import redes_confiables
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -49,14 +51,23 @@ def _list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def _redes(name: str) -> tuple:
+    """Comma-separated IP addresses or networks; a bad item stops the start."""
+    try:
+        return redes_confiables(os.environ.get(name, ""))
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name}: {exc}") from None
+
+
 DEBUG = _bool("DEBUG", False)
 _DEV_SECRET = "dev-insecure-only-for-local-use-0123456789-abcdefghijklmnopqrstuvwxyz"
 SECRET_KEY = os.environ.get("SECRET_KEY") or _DEV_SECRET
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS", [])
 
-# How many reverse proxies in front of us append to X-Forwarded-For (0: use REMOTE_ADDR).
-HUB_PROXIES_CONFIABLES = _int("HUB_PROXIES_CONFIABLES", 0)
+# The reverse proxies' addresses or networks (127.0.0.1,10.0.0.0/8): X-Forwarded-For is read only
+# when the request comes from one of them (hub/ip.py). Empty: nobody, REMOTE_ADDR is the client.
+HUB_PROXIES_CONFIABLES = _redes("HUB_PROXIES_CONFIABLES")
 # Largest request body accepted under /api/ (bytes); more is 413 PAYLOAD_DEMASIADO_GRANDE.
 HUB_MAX_CUERPO = _int("HUB_MAX_CUERPO", 1024 * 1024, minimum=1024)
 # Public base address used in absolute links when no request is at hand (e.g. QR codes).

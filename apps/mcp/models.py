@@ -269,6 +269,11 @@ class RegistroAuditoria(models.Model):
     duracion_ms = models.PositiveIntegerField("duración (ms)", default=0, editable=False)
     # The same id as the request's log lines (X-Request-ID): from an audit row to its logs.
     request_id = models.CharField("id de petición", max_length=64, blank=True, editable=False)
+    # The X-Request-ID the request arrived with (a proxy's, or whatever a client sent): kept beside
+    # ours to find the row from a proxy's log line, never taken for ours.
+    request_id_recibido = models.CharField(
+        "id de petición recibido", max_length=64, blank=True, editable=False
+    )
 
     objects = AuditoriaQuerySet.as_manager()
 
