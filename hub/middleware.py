@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 
-from hub import registro_logs, respuestas, seguridad
+from hub import chunked, registro_logs, respuestas, seguridad
 from hub.ip import ip_cliente
 from hub.limites import CacheNoDisponible, contar
 from hub.models import Limites
@@ -79,6 +79,8 @@ class PrimeraLineaMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if (demasiado := chunked.leer(request)) is not None:
+            return demasiado
         es_api = respuestas.es_ruta_api(request.path)
         if es_api:
             largo = _largo_declarado(request)

@@ -4,6 +4,7 @@ tool error, never a 500, the process keeps serving, and no domain row is written
 
 from __future__ import annotations
 
+import io
 import json
 from contextlib import contextmanager
 
@@ -110,6 +111,64 @@ def test_a_two_megabyte_body_is_413_on_the_contact_form(client, portal):
         r = _contacto(client, cuerpo)
     assert r.status_code == 413
     assert r.json()["error"]["code"] == "PAYLOAD_DEMASIADO_GRANDE"
+
+
+# --- Transfer-Encoding: chunked ---------------------------------------------------------------
+# The WSGI server (gunicorn) hands over a de-chunked wsgi.input with no CONTENT_LENGTH; the test
+# client cannot chunk, so these build that request by hand (tests/seguridad/test_bordes_servidor.py
+# sends real chunked requests to a real gunicorn).
+
+
+def _chunked(client, ruta: str, cuerpo: bytes, **extra):
+    r = client.generic(
+        "POST",
+        ruta,
+        b"",
+        CONTENT_TYPE="application/json",
+        **{"wsgi.input": io.BytesIO(cuerpo), "HTTP_TRANSFER_ENCODING": "chunked", **extra},
+    )
+    assert r.status_code < 500, r.content[:500]
+    return r
+
+
+def test_a_chunked_body_reaches_the_assistant(client, m):
+    cuerpo = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "ping"}).encode()
+    r = _chunked(client, URL, cuerpo, headers=como(m["duena"]))
+    assert r.status_code == 200
+    assert r.json() == {"jsonrpc": "2.0", "id": 7, "result": {}}
+
+
+def test_a_chunked_body_reaches_the_contact_form(client, portal):
+    r = _chunked(client, CONTACTO, _contacto_crudo().encode(), REMOTE_ADDR="203.0.113.9")
+    assert r.status_code == 201, r.content
+    assert MensajeContacto.objects.get().asunto == "Consulta sobre un trámite"
+
+
+def test_a_chunked_body_past_the_limit_is_413_and_nothing_is_written(client, m, settings):
+    settings.HUB_MAX_CUERPO = 4096
+    cuerpo = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping", "x": "a" * 4096}).encode()
+    with _nada_escrito():
+        r = _chunked(client, URL, cuerpo, headers=como(m["duena"]))
+    assert r.status_code == 413
+    assert r.json()["error"]["code"] == "PAYLOAD_DEMASIADO_GRANDE"
+    # Exactly at the limit is still read.
+    justo = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "ping"}).encode()
+    justo = justo[:-1] + b" " * (4096 - len(justo)) + b"}"
+    assert len(justo) == 4096
+    r = _chunked(client, URL, justo, headers=como(m["duena"]))
+    assert r.json() == {"jsonrpc": "2.0", "id": 2, "result": {}}
+
+
+def test_a_chunked_body_past_the_limit_outside_the_api_is_413_too(client, settings):
+    settings.HUB_MAX_CUERPO = 4096
+    r = client.generic(
+        "POST",
+        "/cuentas/login/",
+        b"",
+        CONTENT_TYPE="application/x-www-form-urlencoded",
+        **{"wsgi.input": io.BytesIO(b"a" * 5000), "HTTP_TRANSFER_ENCODING": "chunked"},
+    )
+    assert r.status_code == 413
 
 
 # --- depth -------------------------------------------------------------------------------------
