@@ -102,7 +102,7 @@ MIDDLEWARE = [
     "hub.middleware.CabecerasSeguridadMiddleware",
     "hub.middleware.PrimeraLineaMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "corsheaders.middleware.CorsMiddleware",
+    "apps.notificaciones.cors.CorsPreflight204Middleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "hub.middleware.api_sin_csrf",
