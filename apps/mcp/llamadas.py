@@ -117,7 +117,9 @@ def _escribir(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
         datos_previa = {
             **previa.datos,
             "requiere_confirmacion": True,
-            "token_confirmacion": confirmacion.emitir(llamada.identidad, herramienta.nombre, datos),
+            "token_confirmacion": confirmacion.emitir(
+                llamada.identidad, herramienta.nombre, datos, segundos=segundos
+            ),
             "vence_en": confirmacion.vence_en(segundos),
         }
         resumen = (

@@ -208,6 +208,9 @@ class ConfirmacionUsada(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
     usada_en = models.DateTimeField(default=timezone.now)
+    # The token's own expiry: past it the token is refused anyway, so the row may be deleted
+    # (`manage.py mantenimiento`).
+    vence = models.DateTimeField(db_index=True)
 
     class Meta:
         verbose_name = "confirmación usada"
