@@ -290,6 +290,17 @@ if not DEBUG:
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
 
+# Retention in days of the tables that only grow; `manage.py mantenimiento` (daily) purges older
+# rows. Audit: unset keeps everything. Contact: a year of follow-up, then the personal data goes.
+# Sessions: days after their expiry (0: as soon as they expire). docs/decisiones.md explains.
+HUB_RETENCION_AUDITORIA_DIAS = (
+    _int("HUB_RETENCION_AUDITORIA_DIAS", 0, minimum=1)
+    if os.environ.get("HUB_RETENCION_AUDITORIA_DIAS")
+    else None
+)
+HUB_RETENCION_CONTACTO_DIAS = _int("HUB_RETENCION_CONTACTO_DIAS", 365, minimum=1)
+HUB_RETENCION_SESIONES_DIAS = _int("HUB_RETENCION_SESIONES_DIAS", 0)
+
 HUB_PRODUCCION = _bool("HUB_PRODUCCION", False)
 if HUB_PRODUCCION:
     # Django's own deploy check (security.W009): 50+ characters, 5+ distinct, no insecure prefix.

@@ -199,6 +199,12 @@ class TokenPersonal(Credencial):
         return f"{self.nombre} ({self.prefijo}…)"
 
 
+class ConfirmacionUsadaQuerySet(models.QuerySet):
+    def vencidas(self, ahora: datetime) -> ConfirmacionUsadaQuerySet:
+        """Spent tokens that could not be presented any more anyway."""
+        return self.filter(vence__lt=ahora)
+
+
 class ConfirmacionUsada(models.Model):
     """A spent confirmation token: the unique id makes a write run at most once, on any host."""
 
@@ -211,6 +217,8 @@ class ConfirmacionUsada(models.Model):
     # The token's own expiry: past it the token is refused anyway, so the row may be deleted
     # (`manage.py mantenimiento`).
     vence = models.DateTimeField(db_index=True)
+
+    objects = ConfirmacionUsadaQuerySet.as_manager()
 
     class Meta:
         verbose_name = "confirmación usada"
@@ -233,6 +241,14 @@ class AuditoriaQuerySet(models.QuerySet):
 
     def _raw_delete(self, using):
         raise SoloAgregar("El registro de auditoría no se borra.")
+
+    def anteriores_a(self, fecha: datetime) -> AuditoriaQuerySet:
+        return self.filter(creado__lt=fecha)
+
+    def purgar_por_retencion(self) -> int:
+        """The only way rows leave: `manage.py mantenimiento`, and only past a configured
+        HUB_RETENCION_AUDITORIA_DIAS. People (the admin included) can never delete a row."""
+        return models.QuerySet._raw_delete(self, self.db)
 
 
 class RegistroAuditoria(models.Model):

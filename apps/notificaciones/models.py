@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -97,6 +98,9 @@ class MensajeContactoQuerySet(models.QuerySet):
 
     def pendientes(self) -> MensajeContactoQuerySet:
         return self.filter(atendido=False)
+
+    def recibidos_antes_de(self, fecha: datetime) -> MensajeContactoQuerySet:
+        return self.filter(recibido_en__lt=fecha)
 
 
 class MensajeContacto(models.Model):
