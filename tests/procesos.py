@@ -39,6 +39,13 @@ def entorno(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+def entorno_migrado(tmp_path: Path, **variables: str) -> dict[str, str]:
+    """`entorno()` with these variables, its SQLite database migrated."""
+    env = {**entorno(tmp_path), **variables}
+    manage(env, "migrate", "--noinput")
+    return env
+
+
 @contextmanager
 def base_compartida(tmp_path: Path) -> Iterator[dict[str, str]]:
     """`entorno()` on the suite's kind of database, for servers that must share it.

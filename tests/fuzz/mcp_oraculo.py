@@ -154,13 +154,13 @@ def _profundidad_y_sustitutos(valor: Any) -> tuple[int, bool]:
 
 
 def _fuera_de_los_argumentos(mensaje: Any) -> Any:
-    """The message without the arguments object of a tools/call."""
-    if not isinstance(mensaje, dict) or mensaje.get("method") != "tools/call":
-        return mensaje
-    params = mensaje.get("params")
-    if not isinstance(params, dict) or not isinstance(params.get("arguments"), dict):
-        return mensaje
-    return {**mensaje, "params": {k: v for k, v in params.items() if k != "arguments"}}
+    """The message with the arguments object of a tools/call emptied (the tool judges it)."""
+    try:
+        if mensaje["method"] == "tools/call" and isinstance(mensaje["params"]["arguments"], dict):
+            return {**mensaje, "params": {**mensaje["params"], "arguments": {}}}
+    except (KeyError, TypeError, IndexError):
+        pass
+    return mensaje
 
 
 def _id_valido(valor: Any) -> bool:

@@ -6,17 +6,10 @@ from __future__ import annotations
 import pytest
 
 from apps.mcp.models import RegistroAuditoria
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
 AUDITORIA = "/admin/mcp/registroauditoria/"
-
-
-@pytest.fixture
-def admin(client):
-    client.force_login(UserFactory(is_staff=True, is_superuser=True))
-    return client
 
 
 @pytest.mark.parametrize(
@@ -32,29 +25,29 @@ def admin(client):
         "/admin/solicitudes/solicitud/?q=SOL%00",
     ],
 )
-def test_a_nul_byte_in_an_admin_list_query_answers_the_unfiltered_list(admin, ruta):
-    r = admin.get(ruta)
+def test_a_nul_byte_in_an_admin_list_query_answers_the_unfiltered_list(admin_client, ruta):
+    r = admin_client.get(ruta)
     # The admin's own answer to a filter it cannot apply: the list again, flagged ?e=1.
     assert r.status_code == 302
     assert r["Location"] == ruta.split("?")[0] + "?e=1"
-    pagina = admin.get(r["Location"])
+    pagina = admin_client.get(r["Location"])
     assert pagina.status_code == 200
     assert "cl" in pagina.context  # the change list itself
 
 
-def test_the_unfiltered_audit_list_still_shows_its_rows(admin):
+def test_the_unfiltered_audit_list_still_shows_its_rows(admin_client):
     fila = RegistroAuditoria.objects.create(
         herramienta="estado_cdp", resultado="ok", credencial="clave_api"
     )
-    pagina = admin.get(f"{AUDITORIA}?request_id=%00", follow=True)
+    pagina = admin_client.get(f"{AUDITORIA}?request_id=%00", follow=True)
     assert pagina.status_code == 200
     assert f"{AUDITORIA}{fila.pk}/change/" in pagina.content.decode()
 
 
-def test_filters_without_nul_are_untouched(admin):
+def test_filters_without_nul_are_untouched(admin_client):
     RegistroAuditoria.objects.create(
         herramienta="estado_cdp", resultado="ok", credencial="clave_api"
     )
-    r = admin.get(f"{AUDITORIA}?herramienta=estado_cdp")
+    r = admin_client.get(f"{AUDITORIA}?herramienta=estado_cdp")
     assert r.status_code == 200
     assert r.context["cl"].result_count == 1

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from apps.mcp import secretos
-from tests.procesos import entorno, manage, servidores
+from tests.procesos import entorno_migrado, manage, servidores
 
 pytestmark = pytest.mark.procesos
 
@@ -19,9 +19,7 @@ MAXIMO = 4096
 
 @pytest.fixture(scope="module")
 def servidor(tmp_path_factory):
-    env = entorno(tmp_path_factory.mktemp("bordes"))
-    env["HUB_MAX_CUERPO"] = str(MAXIMO)
-    manage(env, "migrate", "--noinput")
+    env = entorno_migrado(tmp_path_factory.mktemp("bordes"), HUB_MAX_CUERPO=str(MAXIMO))
     clave = manage(
         env,
         "shell",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.procesos import entorno, manage, servidores
+from tests.procesos import entorno_migrado, manage, servidores
 
 pytestmark = pytest.mark.procesos
 
@@ -16,9 +16,7 @@ LIMITE = 3
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
-    env = entorno(tmp_path_factory.mktemp("proxies"))
-    env["HUB_PROXIES_CONFIABLES"] = "127.0.0.1"
-    manage(env, "migrate", "--noinput")
+    env = entorno_migrado(tmp_path_factory.mktemp("proxies"), HUB_PROXIES_CONFIABLES="127.0.0.1")
     manage(
         env,
         "shell",
