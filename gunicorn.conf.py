@@ -8,6 +8,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 
+from hub.ip import redes_confiables
+
 
 def _entero(nombre: str, defecto: int) -> int:
     """A positive whole number from the environment; a typo stops the start with a clear message."""
@@ -88,6 +90,27 @@ if _formato_logs() == "json":
         },
     }
 
-# Which proxy addresses may set X-Forwarded-Proto/-For for gunicorn (comma-separated, or "*"
-# only when the network guarantees that nothing else reaches the port).
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+
+def _proxies() -> str:
+    """The proxies that may set X-Forwarded-Proto for gunicorn: HUB_PROXIES_CONFIABLES, the same
+    list the hub reads X-Forwarded-For from (hub/ip.py), so that the two never disagree."""
+    try:
+        redes = redes_confiables(os.environ.get("HUB_PROXIES_CONFIABLES", ""))
+    except ValueError as exc:
+        raise SystemExit(f"HUB_PROXIES_CONFIABLES: {exc}") from None
+    # gunicorn's own variable, from older instructions: accepted only when it says the same.
+    propia = os.environ.get("FORWARDED_ALLOW_IPS", "").strip()
+    if propia:
+        try:
+            iguales = set(redes_confiables(propia)) == set(redes)
+        except ValueError:
+            iguales = False
+        if not iguales:
+            raise SystemExit(
+                f"FORWARDED_ALLOW_IPS={propia!r} no coincide con HUB_PROXIES_CONFIABLES: quítela; "
+                "gunicorn confía en los mismos proxies que el hub (HUB_PROXIES_CONFIABLES)."
+            )
+    return ",".join(str(red) for red in redes)
+
+
+forwarded_allow_ips = _proxies()

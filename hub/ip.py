@@ -1,40 +1,100 @@
-"""The client's IP address, trusting only the configured number of reverse proxies."""
+"""The client's IP address: X-Forwarded-For is believed only from the trusted proxies' addresses.
+
+Also imported by hub/settings.py and gunicorn.conf.py to read HUB_PROXIES_CONFIABLES, so that
+Django and gunicorn trust exactly the same proxies: keep this module free of heavy imports.
+"""
 
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.http import HttpRequest
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+
+Direccion = ipaddress.IPv4Address | ipaddress.IPv6Address
+Red = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+_NINGUNA = ipaddress.IPv4Address("0.0.0.0")  # noqa: S104 - "no usable address", never bound
 
 
-def _valida(valor: str) -> str | None:
+def redes_confiables(texto: str) -> tuple[Red, ...]:
+    """The proxies of `127.0.0.1,10.0.0.0/8,::1`; ValueError naming the first bad item."""
+    redes: list[Red] = []
+    for item in (parte.strip() for parte in texto.split(",")):
+        if not item:
+            continue
+        if item.isdigit():
+            raise ValueError(
+                f"{item!r} is a number: list the proxies' addresses or networks instead "
+                "(e.g. 127.0.0.1,10.0.0.0/8), not how many there are."
+            )
+        try:
+            red = ipaddress.ip_network(item)
+        except ValueError:
+            try:
+                sugerida = ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"{item!r} is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/8)."
+                ) from None
+            raise ValueError(f"{item!r} has host bits set: did you mean {sugerida}?") from None
+        if red.prefixlen == 0:
+            raise ValueError(f"{item!r} would trust every client to write its own address.")
+        redes.append(red)
+    return tuple(redes)
+
+
+def direccion(texto: str) -> Direccion | None:
+    """The address written in REMOTE_ADDR or an X-Forwarded-For hop, or None if it is not one.
+
+    Ports and brackets as load balancers write them are dropped ("203.0.113.7:51234",
+    "[2001:db8::1]:443"), and an IPv4-mapped IPv6 address (::ffff:1.2.3.4, what a dual-stack
+    socket reports) is the IPv4 address it carries.
+    """
+    texto = texto.strip()
+    if texto.startswith("["):
+        texto = texto[1:].partition("]")[0]
+    elif texto.count(":") == 1:
+        texto = texto.partition(":")[0]
     try:
-        return str(ipaddress.ip_address(valor.strip()))
+        valor = ipaddress.ip_address(texto.partition("%")[0])  # no zone id: it is not stored
     except ValueError:
         return None
+    if isinstance(valor, ipaddress.IPv6Address) and valor.ipv4_mapped is not None:
+        return valor.ipv4_mapped
+    return valor
+
+
+def _confiable(valor: Direccion, redes: Iterable[Red]) -> bool:
+    return any(valor in red for red in redes)
 
 
 def ip_cliente(request: HttpRequest) -> str:
-    """Right-most untrusted hop: with N trusted proxies, skip the N hops they appended.
-
-    A client can write anything at the left of X-Forwarded-For, so only the hops our own proxies
-    added are believed; with no trusted proxy the header is ignored entirely.
-    """
+    """The socket address; when it is a trusted proxy, the right-most X-Forwarded-For hop that is
+    not a trusted address (each proxy appends the address it saw; a client can write anything at
+    the left). A hop that is not an address stops the walk at the last address read."""
     cache = getattr(request, "_hub_ip", None)
     if cache is not None:
         return cache
-    remoto = _valida(request.META.get("REMOTE_ADDR", "")) or "0.0.0.0"  # noqa: S104
-    confiables = settings.HUB_PROXIES_CONFIABLES
-    ip = remoto
-    if confiables > 0:
-        saltos = [h for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
-        cadena = [*saltos, remoto]
-        # cadena[-1] is the proxy that spoke to us; each trusted proxy appended the one before it.
-        indice = len(cadena) - 1 - confiables
-        if indice >= 0:
-            ip = _valida(cadena[indice]) or remoto
-        elif saltos:
-            ip = _valida(cadena[0]) or remoto
-    request._hub_ip = ip
-    return ip
+    redes = settings.HUB_PROXIES_CONFIABLES
+    remoto = direccion(request.META.get("REMOTE_ADDR", ""))
+    ip = remoto or _NINGUNA
+    # No peer address: a unix socket (HUB_BIND=unix:...), which only this host can reach; the
+    # proxy in front writes the hops, and gunicorn trusts such a peer too.
+    if redes and (remoto is None or _confiable(remoto, redes)):
+        saltos = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+        for salto in reversed(saltos):
+            if not salto.strip():
+                continue
+            anterior = direccion(salto)
+            if anterior is None:
+                break
+            ip = anterior
+            if not _confiable(ip, redes):
+                break
+    request._hub_ip = str(ip)
+    return request._hub_ip

@@ -13,7 +13,7 @@ from django.contrib.sessions.middleware import SessionMiddleware
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 
-from hub import registro_logs, respuestas, seguridad
+from hub import chunked, registro_logs, respuestas, seguridad
 from hub.limites import CacheNoDisponible, clave_ip, contar
 from hub.models import Limites
 from hub.singleton import memoria_de_peticion
@@ -75,12 +75,15 @@ def _largo_declarado(request: HttpRequest) -> int:
 
 
 class TamanoCuerpoMiddleware:
-    """Under /api/: a body larger than HUB_MAX_CUERPO is refused (413) before anyone reads it."""
+    """A body larger than HUB_MAX_CUERPO is refused (413) before anyone reads it: under /api/ by
+    its Content-Length, anywhere when it comes chunked (read here, within the limit)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if (demasiado := chunked.leer(request)) is not None:
+            return demasiado
         if respuestas.es_ruta_api(request.path):
             largo = _largo_declarado(request)
             if largo < 0:

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest
 
 from hub.ip import ip_cliente
@@ -22,6 +21,8 @@ class Peticion:
     """What every log line written while a request is served says about it."""
 
     request_id: str
+    # The X-Request-ID that arrived (a proxy's or a client's), kept beside ours, never as ours.
+    request_id_recibido: str
     method: str
     path: str
     ip: str
@@ -31,7 +32,7 @@ _peticion: contextvars.ContextVar[Peticion | None] = contextvars.ContextVar(
     "hub_peticion", default=None
 )
 
-# A proxy's id is believed only if it looks like one (nginx $request_id, a UUID, ...). No "_":
+# A received id is kept only if it looks like one (nginx $request_id, a UUID, ...). No "_":
 # our credentials (sgimcp_…, sgiapi_…) can never pass as a request id and reach the logs.
 _ID_SEGURO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.:-]{7,63}$")
 MAX_RUTA = 500
@@ -50,19 +51,27 @@ def request_id_actual() -> str:
     return actual.request_id if actual is not None else ""
 
 
-def id_para(request: HttpRequest) -> str:
-    """The proxy's X-Request-ID when a trusted proxy sent it and it is safe; else a new one."""
-    if settings.HUB_PROXIES_CONFIABLES > 0:
-        entrante = request.META.get("HTTP_X_REQUEST_ID", "")
-        if _ID_SEGURO.match(entrante):
-            return entrante
-    return uuid.uuid4().hex
+def request_id_recibido_actual() -> str:
+    """The safe X-Request-ID the request being served arrived with, or ""."""
+    actual = _peticion.get()
+    return actual.request_id_recibido if actual is not None else ""
+
+
+def _recibido(request: HttpRequest) -> str:
+    """The incoming X-Request-ID when it is short and safe; "" otherwise.
+
+    Whoever sent it (a proxy or the client itself), it is not ours: our id is always new, so no
+    client can make its requests share an id with someone else's in the logs or the audit.
+    """
+    entrante = request.META.get("HTTP_X_REQUEST_ID", "")
+    return entrante if _ID_SEGURO.fullmatch(entrante) else ""
 
 
 def iniciar(request: HttpRequest) -> contextvars.Token:
     """Open the request's logging context; `terminar` closes it."""
     peticion = Peticion(
-        request_id=id_para(request),
+        request_id=uuid.uuid4().hex,
+        request_id_recibido=_recibido(request),
         method=request.method or "",
         # The path only: a query string can carry secrets, headers are never logged.
         path=request.path[:MAX_RUTA],
@@ -99,12 +108,10 @@ class FormatoJSON(logging.Formatter):
         }
         peticion = _peticion.get()
         if peticion is not None:
-            linea.update(
-                request_id=peticion.request_id,
-                method=peticion.method,
-                path=peticion.path,
-                ip=peticion.ip,
-            )
+            linea["request_id"] = peticion.request_id
+            if peticion.request_id_recibido:
+                linea["request_id_recibido"] = peticion.request_id_recibido
+            linea.update(method=peticion.method, path=peticion.path, ip=peticion.ip)
         for clave, valor in _extras(record).items():
             linea.setdefault(clave, valor)
         if record.exc_info:

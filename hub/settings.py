@@ -10,6 +10,8 @@ from typing import Any
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from hub.ip import redes_confiables
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -58,6 +60,14 @@ class Entorno(environ.Env):
             raise ImproperlyConfigured(f"{var}={valor} must be at least {minimo}.")
         return valor
 
+    def redes(self, var: str) -> tuple:
+        """Comma-separated IP addresses or networks (hub.ip.redes_confiables); a bad item stops
+        the start."""
+        try:
+            return redes_confiables(self.str(var, default=""))
+        except ValueError as exc:
+            raise ImproperlyConfigured(f"{var}: {exc}") from None
+
 
 env = Entorno()
 
@@ -94,8 +104,9 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
-# How many reverse proxies in front of us append to X-Forwarded-For (0: use REMOTE_ADDR).
-HUB_PROXIES_CONFIABLES = env.entero("HUB_PROXIES_CONFIABLES", 0)
+# The reverse proxies' addresses or networks (127.0.0.1,10.0.0.0/8): X-Forwarded-For is read only
+# when the request comes from one of them (hub/ip.py). Empty: nobody, REMOTE_ADDR is the client.
+HUB_PROXIES_CONFIABLES = env.redes("HUB_PROXIES_CONFIABLES")
 # Largest request body accepted under /api/ (bytes); more is 413 PAYLOAD_DEMASIADO_GRANDE.
 HUB_MAX_CUERPO = env.entero("HUB_MAX_CUERPO", 1024 * 1024, minimo=1024)
 # Public base address of the service: QR codes and the absolute links given to assistants.
@@ -140,7 +151,7 @@ MIDDLEWARE = [
     "hub.middleware.LimiteGlobalMiddleware",
     "hub.middleware.ErroresApiMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "corsheaders.middleware.CorsMiddleware",
+    "apps.notificaciones.cors.CorsPreflight204Middleware",
     # Session, user and messages for pages; API paths skip them, and CSRF (hub.middleware).
     "hub.middleware.SesionSoloPaginas",
     "django.middleware.common.CommonMiddleware",
@@ -149,6 +160,7 @@ MIDDLEWARE = [
     "hub.middleware.AutenticacionSoloPaginas",
     "hub.middleware.MensajesSoloPaginas",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "hub.admin_nulos.admin_sin_nulos",
 ]
 
 ROOT_URLCONF = "hub.urls"
@@ -347,6 +359,17 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
+
+# Retention in days of the tables that only grow; `manage.py mantenimiento` (daily) purges older
+# rows. Audit: unset keeps everything. Contact: a year of follow-up, then the personal data goes.
+# Sessions: days after their expiry (0: as soon as they expire). docs/decisiones.md explains.
+HUB_RETENCION_AUDITORIA_DIAS = (
+    env.entero("HUB_RETENCION_AUDITORIA_DIAS", 0, minimo=1)
+    if env.str("HUB_RETENCION_AUDITORIA_DIAS", default="")
+    else None
+)
+HUB_RETENCION_CONTACTO_DIAS = env.entero("HUB_RETENCION_CONTACTO_DIAS", 365, minimo=1)
+HUB_RETENCION_SESIONES_DIAS = env.entero("HUB_RETENCION_SESIONES_DIAS", 0)
 
 if HUB_PRODUCCION:
     SECURE_SSL_REDIRECT = env.bool("HUB_SSL_REDIRECT", default=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 _ESPACIOS = re.compile(r"\s+")
 # Control, zero-width and bidirectional-override characters: invisible, and able to disguise text.
@@ -13,6 +14,9 @@ _INVISIBLES = re.compile(
     # Lone surrogates: valid in JSON escapes, refused by PostgreSQL's UTF-8.
     "\ud800-\udfff]"
 )
+
+
+_SUSTITUTOS = re.compile("[\ud800-\udfff]")
 
 
 def normalizar(texto: str | None) -> str:
@@ -37,3 +41,29 @@ def recortar(texto: str | None, maximo: int) -> str:
     if len(limpio) <= maximo:
         return limpio
     return limpio[: maximo - 1].rstrip() + "…"
+
+
+def tiene_sustitutos(valor: Any) -> bool:
+    """True when a lone UTF-16 surrogate hides anywhere in a JSON value, keys included.
+
+    JSON escapes can write them (\\ud800), but no UTF-8 text holds them: PostgreSQL refuses them
+    and an answer that echoes them cannot be encoded. A loop, not recursion: the value may be
+    nested as deep as the parser allowed.
+    """
+    pila = [valor]
+    while pila:
+        actual = pila.pop()
+        if isinstance(actual, str):
+            if _SUSTITUTOS.search(actual):
+                return True
+        elif isinstance(actual, dict):
+            pila.extend(actual)
+            pila.extend(actual.values())
+        elif isinstance(actual, list):
+            pila.extend(actual)
+    return False
+
+
+def sin_sustitutos(texto: str) -> str:
+    """The text with each lone surrogate shown as U+FFFD, so that it can be answered."""
+    return _SUSTITUTOS.sub("\ufffd", texto)

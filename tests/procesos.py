@@ -27,7 +27,7 @@ PRODUCCION_README = {
     "ALLOWED_HOSTS": "hub.entidad.gov.co",
     "HUB_URL_PUBLICA": "https://hub.entidad.gov.co",
     "EMAIL_URL": "smtp+tls://hub:clave-del-correo@smtp.entidad.gov.co:587",
-    "HUB_PROXIES_CONFIABLES": "1",
+    "HUB_PROXIES_CONFIABLES": "127.0.0.1",
     "HUB_PRODUCCION": "true",
 }
 
@@ -47,6 +47,13 @@ def entorno(tmp_path: Path) -> dict[str, str]:
         REDIS_URL=os.environ.get("REDIS_URL") or REDIS_POR_DEFECTO,
         HUB_CACHE_PREFIJO=f"procesos-{uuid.uuid4().hex[:8]}",
     )
+    return env
+
+
+def entorno_migrado(tmp_path: Path, **variables: str) -> dict[str, str]:
+    """`entorno()` with these variables, its SQLite database migrated."""
+    env = {**entorno(tmp_path), **variables}
+    manage(env, "migrate", "--noinput")
     return env
 
 

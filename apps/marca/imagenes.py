@@ -14,6 +14,8 @@ from defusedxml.common import DefusedXmlException
 from django.core.exceptions import ValidationError
 from PIL import Image
 
+from apps.marca.css import limpiar_css
+
 # 512 KiB per image: a logo, isotype or favicon never needs more, and a brand read on every
 # page should stay small in the shared cache.
 TAMANO_MAXIMO = 512 * 1024
@@ -52,9 +54,6 @@ ELEMENTOS_SVG = frozenset(
 
 # Only embedded raster data may be referenced by <image>; everything else must be "#id".
 _DATA_IMAGEN = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*$", re.I)
-# url(...) pointing anywhere but a local "#id", and CSS imports: external references.
-_URL_EXTERNA = re.compile(r"url\(\s*(?!['\"]?\s*#)[^)]*\)", re.I)
-_IMPORT_CSS = re.compile(r"@import[^;]*;?", re.I)
 _CONTROL = re.compile(r"[\x00-\x20\x7f]+")
 
 
@@ -112,10 +111,6 @@ def _es_ns_svg(ns: str | None) -> bool:
     return ns is None or ns == SVG_NS
 
 
-def _limpiar_css(texto: str) -> str:
-    return _URL_EXTERNA.sub("none", _IMPORT_CSS.sub("", texto))
-
-
 def _referencia_valida(valor: str, *, en_imagen: bool) -> bool:
     valor = valor.strip()
     if valor.startswith("#"):
@@ -137,10 +132,9 @@ def _limpiar_atributos(elemento: ET.Element, local: str) -> None:
             quitar = not _referencia_valida(valor, en_imagen=local == "image")
         elif "javascript:" in compacto or "vbscript:" in compacto or "data:text" in compacto:
             quitar = True
-        elif atributo == "style":
-            elemento.set(nombre, _limpiar_css(valor))
-        elif "url(" in compacto:
-            elemento.set(nombre, _URL_EXTERNA.sub("none", valor))
+        elif (css := limpiar_css(valor)) != valor:
+            # style= and presentation attributes (fill, filter, ...) are CSS to the browser.
+            elemento.set(nombre, css)
         if quitar:
             del elemento.attrib[nombre]
 
@@ -158,7 +152,7 @@ def _limpiar_arbol(padre: ET.Element) -> None:
             hijo.tag = f"{{{SVG_NS}}}{local}"
         _limpiar_atributos(hijo, local)
         if local == "style":
-            hijo.text = _limpiar_css(hijo.text or "")
+            hijo.text = limpiar_css(hijo.text or "")
             for nieto in list(hijo):
                 hijo.remove(nieto)
         _limpiar_arbol(hijo)

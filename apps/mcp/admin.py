@@ -163,8 +163,14 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
         ("usuario", admin.RelatedOnlyFieldListFilter),
         ("clave", admin.RelatedOnlyFieldListFilter),
     )
-    # "=request_id": paste the id of a log line to find its row (exact match).
-    search_fields = ("herramienta", "resultado", "usuario__username", "=request_id")
+    # "=request_id": paste the id of a log line to find its row (exact match); a proxy's id too.
+    search_fields = (
+        "herramienta",
+        "resultado",
+        "usuario__username",
+        "=request_id",
+        "=request_id_recibido",
+    )
     date_hierarchy = "creado"
     list_select_related = ("usuario", "clave")
     actions = ("exportar_csv",)
@@ -199,6 +205,7 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
                 "resultado",
                 "duracion_ms",
                 "request_id",
+                "request_id_recibido",
             ]
         )
         for fila in queryset.select_related("usuario", "clave").iterator(chunk_size=2000):
@@ -214,6 +221,7 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
                     fila.resultado,
                     fila.duracion_ms,
                     fila.request_id,
+                    fila.request_id_recibido,
                 ]
             )
         return response

@@ -8,7 +8,7 @@ from typing import Any
 from apps.mcp import secretos
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import RegistroAuditoria
-from hub.registro_logs import request_id_actual
+from hub.registro_logs import request_id_actual, request_id_recibido_actual
 from hub.texto import recortar
 
 SECRETOS = frozenset({"token_confirmacion"})
@@ -68,4 +68,5 @@ def registrar(
         resultado=resultado[:40],
         duracion_ms=max(0, duracion_ms),
         request_id=request_id_actual(),
+        request_id_recibido=request_id_recibido_actual(),
     )

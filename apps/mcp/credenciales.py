@@ -60,17 +60,23 @@ def _sin_credencial(detalle: str) -> ErrorAPI:
     return ErrorAPI(401, "NO_AUTENTICADO", detalle, headers={"WWW-Authenticate": REALM})
 
 
+def _valores(crudo: str) -> list[str]:
+    """Each value of a present header: a repeated header reaches us joined with commas (RFC 9110
+    5.3), and no token, key or bearer credential contains one. Empty: one empty (bad) value."""
+    return [valor.strip() for valor in crudo.split(",") if valor.strip()] or [""]
+
+
 def _cabeceras(request: HttpRequest) -> tuple[set[str], set[str]]:
     """(user credentials, API keys) present in the headers; query strings are never read."""
     usuarios: set[str] = set()
     claves: set[str] = set()
     meta = request.META
     if "HTTP_X_MCP_USER_TOKEN" in meta:
-        usuarios.add(meta["HTTP_X_MCP_USER_TOKEN"].strip())
+        usuarios.update(_valores(meta["HTTP_X_MCP_USER_TOKEN"]))
     if "HTTP_X_MCP_API_KEY" in meta:
-        claves.add(meta["HTTP_X_MCP_API_KEY"].strip())
-    if "HTTP_AUTHORIZATION" in meta:
-        esquema, _, valor = meta["HTTP_AUTHORIZATION"].strip().partition(" ")
+        claves.update(_valores(meta["HTTP_X_MCP_API_KEY"]))
+    for parte in _valores(meta["HTTP_AUTHORIZATION"]) if "HTTP_AUTHORIZATION" in meta else []:
+        esquema, _, valor = parte.partition(" ")
         valor = valor.strip()
         if esquema.lower() != "bearer" or not valor:
             raise _sin_credencial("La cabecera Authorization debe usar el esquema Bearer.")

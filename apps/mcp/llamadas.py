@@ -16,8 +16,12 @@ from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import Acceso, ErrorHerramienta, Herramienta, Llamada, Resultado, registro
 from hub.respuestas import a_json, campos_de
+from hub.texto import sin_sustitutos, tiene_sustitutos
 
 logger = logging.getLogger(__name__)
+
+
+SUSTITUTOS = "Contiene caracteres que no son texto válido (sustitutos UTF-16 sueltos)."
 
 
 class ParametrosInvalidos(Exception):
@@ -76,16 +80,23 @@ def resultado_json(resumen: str, datos: dict[str, Any], *, es_error: bool) -> di
     }
 
 
+def _datos_invalidos(campos: dict[str, list[str]]) -> ErrorHerramienta:
+    return ErrorHerramienta(
+        "DATOS_INVALIDOS",
+        "Los argumentos no son válidos: "
+        + "; ".join(f"{c}: {' '.join(p)}" for c, p in campos.items()),
+        campos=campos,
+    )
+
+
 def _validar(herramienta: Herramienta, argumentos: dict[str, Any], llamada: Llamada) -> dict:
+    # Before the serializer: a lone surrogate would reach a database query and fail there.
+    con_sustitutos = [n for n, v in argumentos.items() if tiene_sustitutos([n, v])]
+    if con_sustitutos:
+        raise _datos_invalidos({sin_sustitutos(n): [SUSTITUTOS] for n in con_sustitutos})
     serializador = herramienta.argumentos(data=argumentos, context={"llamada": llamada})
     if not serializador.is_valid():
-        campos = campos_de(serializador.errors)
-        raise ErrorHerramienta(
-            "DATOS_INVALIDOS",
-            "Los argumentos no son válidos: "
-            + "; ".join(f"{c}: {' '.join(p)}" for c, p in campos.items()),
-            campos=campos,
-        )
+        raise _datos_invalidos(campos_de(serializador.errors))
     return dict(serializador.validated_data)
 
 
@@ -106,7 +117,9 @@ def _escribir(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
         datos_previa = {
             **previa.datos,
             "requiere_confirmacion": True,
-            "token_confirmacion": confirmacion.emitir(llamada.identidad, herramienta.nombre, datos),
+            "token_confirmacion": confirmacion.emitir(
+                llamada.identidad, herramienta.nombre, datos, segundos=segundos
+            ),
             "vence_en": confirmacion.vence_en(segundos),
         }
         resumen = (

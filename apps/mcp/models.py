@@ -215,6 +215,12 @@ class TokenPersonal(Credencial):
         return f"{self.nombre} ({self.prefijo}…)"
 
 
+class ConfirmacionUsadaQuerySet(models.QuerySet):
+    def vencidas(self, ahora: datetime) -> ConfirmacionUsadaQuerySet:
+        """Spent tokens that could not be presented any more anyway."""
+        return self.filter(vence__lt=ahora)
+
+
 class ConfirmacionUsada(models.Model):
     """A spent confirmation token: the unique id makes a write run at most once, on any host."""
 
@@ -224,6 +230,11 @@ class ConfirmacionUsada(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
     usada_en = models.DateTimeField(default=timezone.now)
+    # The token's own expiry: past it the token is refused anyway, so the row may be deleted
+    # (`manage.py mantenimiento`).
+    vence = models.DateTimeField(db_index=True)
+
+    objects = ConfirmacionUsadaQuerySet.as_manager()
 
     class Meta:
         verbose_name = "confirmación usada"
@@ -246,6 +257,14 @@ class AuditoriaQuerySet(models.QuerySet):
 
     def _raw_delete(self, using):
         raise SoloAgregar("El registro de auditoría no se borra.")
+
+    def anteriores_a(self, fecha: datetime) -> AuditoriaQuerySet:
+        return self.filter(creado__lt=fecha)
+
+    def purgar_por_retencion(self) -> int:
+        """The only way rows leave: `manage.py mantenimiento`, and only past a configured
+        HUB_RETENCION_AUDITORIA_DIAS. People (the admin included) can never delete a row."""
+        return models.QuerySet._raw_delete(self, self.db)
 
 
 class RegistroAuditoria(models.Model):
@@ -285,6 +304,11 @@ class RegistroAuditoria(models.Model):
     duracion_ms = models.PositiveIntegerField("duración (ms)", default=0, editable=False)
     # The same id as the request's log lines (X-Request-ID): from an audit row to its logs.
     request_id = models.CharField("id de petición", max_length=64, blank=True, editable=False)
+    # The X-Request-ID the request arrived with (a proxy's, or whatever a client sent): kept beside
+    # ours to find the row from a proxy's log line, never taken for ours.
+    request_id_recibido = models.CharField(
+        "id de petición recibido", max_length=64, blank=True, editable=False
+    )
 
     objects = AuditoriaQuerySet.as_manager()
 

@@ -26,6 +26,7 @@ from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from hub import respuestas
 from hub.limites import cabeceras
+from hub.texto import tiene_sustitutos
 
 logger = logging.getLogger(__name__)
 
@@ -170,6 +171,16 @@ def _id_valido(valor: Any) -> bool:
     return isinstance(valor, str) or (isinstance(valor, int) and not isinstance(valor, bool))
 
 
+def _sin_argumentos(mensaje: Any) -> Any:
+    """The message without the arguments of a tools/call (the tool itself judges those)."""
+    if not isinstance(mensaje, dict) or mensaje.get("method") != "tools/call":
+        return mensaje
+    params = mensaje.get("params")
+    if not isinstance(params, dict) or not isinstance(params.get("arguments"), dict):
+        return mensaje
+    return {**mensaje, "params": {k: v for k, v in params.items() if k != "arguments"}}
+
+
 def _mensaje(request: HttpRequest) -> dict[str, Any]:
     """The one JSON-RPC message of the body; ErrorRPC -32700 / -32600 otherwise."""
     try:
@@ -179,10 +190,12 @@ def _mensaje(request: HttpRequest) -> dict[str, Any]:
             if texto.strip()
             else None
         )
-        # Lone surrogates (valid as JSON escapes) cannot be stored nor answered in UTF-8.
-        json.dumps(mensaje, ensure_ascii=False).encode("utf-8")
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ErrorRPC(PARSE_ERROR, "El cuerpo no es JSON válido.") from None
+    # Lone surrogates (valid as JSON escapes) cannot be stored nor answered in UTF-8: in a tool's
+    # arguments they are that tool's DATOS_INVALIDOS (llamadas.py), anywhere else malformed JSON.
+    if tiene_sustitutos(_sin_argumentos(mensaje)):
+        raise ErrorRPC(PARSE_ERROR, "El cuerpo no es JSON válido.")
     if mensaje is None and not texto.strip():
         raise ErrorRPC(PARSE_ERROR, "El cuerpo está vacío.")
     if isinstance(mensaje, list):

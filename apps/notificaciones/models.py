@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -86,6 +87,13 @@ class SitioContacto(models.Model):
         return {o for o in map(normalizar_origen, self.origenes.splitlines()) if o}
 
 
+class MensajeContactoQuerySet(models.QuerySet):
+    """Reads of received messages."""
+
+    def recibidos_antes_de(self, fecha: datetime) -> MensajeContactoQuerySet:
+        return self.filter(recibido_en__lt=fecha)
+
+
 class MensajeContacto(models.Model):
     """A message sent through a website's contact form, stored as written (minus invisibles)."""
 
@@ -111,6 +119,8 @@ class MensajeContacto(models.Model):
         blank=True,
         related_name="+",
     )
+
+    objects = MensajeContactoQuerySet.as_manager()
 
     class Meta:
         verbose_name = "mensaje de contacto"

@@ -153,6 +153,16 @@ def _profundidad_y_sustitutos(valor: Any) -> tuple[int, bool]:
     return maxima, sustituto
 
 
+def _fuera_de_los_argumentos(mensaje: Any) -> Any:
+    """The message with the arguments object of a tools/call emptied (the tool judges it)."""
+    try:
+        if mensaje["method"] == "tools/call" and isinstance(mensaje["params"]["arguments"], dict):
+            return {**mensaje, "params": {**mensaje["params"], "arguments": {}}}
+    except (KeyError, TypeError, IndexError):
+        pass
+    return mensaje
+
+
 def _id_valido(valor: Any) -> bool:
     return isinstance(valor, str) or (isinstance(valor, int) and not isinstance(valor, bool))
 
@@ -166,9 +176,11 @@ def esperar(cuerpo: bytes) -> Esperado:
         mensaje = json.loads(texto, parse_constant=_constante, parse_float=_finito)
     except (UnicodeDecodeError, ValueError, RecursionError, _NoEsJson):
         return Esperado("error", -32700)
-    profundidad, sustituto = _profundidad_y_sustitutos(mensaje)
-    if sustituto:
-        return Esperado("error", -32700)  # not storable nor answerable in UTF-8 (decisiones)
+    profundidad, _ = _profundidad_y_sustitutos(mensaje)
+    if _profundidad_y_sustitutos(_fuera_de_los_argumentos(mensaje))[1]:
+        # Not storable nor answerable in UTF-8 (decisiones); in a tool's arguments, that tool's
+        # DATOS_INVALIDOS instead (_comprobar_herramienta).
+        return Esperado("error", -32700)
     esperado = esperar_mensaje(mensaje)
     if profundidad >= 100:
         return Esperado(**{**esperado.__dict__, "tolera_32700": True})
@@ -329,6 +341,11 @@ def _comprobar_herramienta(org: Organizacion, params: dict, resultado: dict) -> 
     assert codigo != "ERROR_INTERNO", (nombre, argumentos)
     assert codigo in CODIGOS_HERRAMIENTA, codigo
     assert datos["mensaje"] == resumen["text"]
+    if _profundidad_y_sustitutos(argumentos)[1]:
+        # Not text in UTF-8, whatever the schema says about the field (docs/decisiones.md).
+        assert codigo == "DATOS_INVALIDOS", (nombre, argumentos, datos)
+        event(f"{nombre}: DATOS_INVALIDOS (sustitutos)")
+        return
     if not valido:
         assert codigo == "DATOS_INVALIDOS", (nombre, argumentos, datos)
     if codigo == "DATOS_INVALIDOS":

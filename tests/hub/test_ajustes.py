@@ -29,7 +29,15 @@ def _settings_con(**env) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize(
     ("variable", "valor"),
-    [("DEBUG", "quizas"), ("HUB_PROXIES_CONFIABLES", "dos"), ("HUB_PROXIES_CONFIABLES", "-1")],
+    [
+        ("DEBUG", "quizas"),
+        ("HUB_PROXIES_CONFIABLES", "dos"),
+        ("HUB_PROXIES_CONFIABLES", "-1"),
+        # The old meaning (how many proxies) must stop the start, not trust address 0.0.0.1.
+        ("HUB_PROXIES_CONFIABLES", "1"),
+        ("HUB_PROXIES_CONFIABLES", "127.0.0.1,10.0.0.1/8"),
+        ("HUB_PROXIES_CONFIABLES", "0.0.0.0/0"),
+    ],
 )
 def test_a_bad_value_stops_start_up_with_a_clear_message(variable, valor):
     resultado = _settings_con(**{variable: valor})
@@ -75,7 +83,9 @@ def test_production_profile_requires_the_public_address():
 
 
 def test_good_values_load():
-    assert _settings_con(DEBUG="false", HUB_PROXIES_CONFIABLES="2").returncode == 0
+    assert (
+        _settings_con(DEBUG="false", HUB_PROXIES_CONFIABLES="127.0.0.1,10.0.0.0/8").returncode == 0
+    )
 
 
 def test_check_deploy_passes_with_the_production_variables_of_the_readme(tmp_path):

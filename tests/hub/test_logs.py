@@ -14,6 +14,7 @@ from django.urls import include, path
 
 from apps.mcp.models import RegistroAuditoria
 from hub import urls as raiz
+from hub.ip import redes_confiables
 from hub.registro_logs import FormatoJSON, FormatoTexto, request_id_actual
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
@@ -157,20 +158,35 @@ def test_an_api_envelope_error_is_one_access_line_with_its_status(client, lineas
     assert (acceso["status"], acceso["path"]) == (404, "/auth/api/v1/no-existe")
 
 
-def test_without_trusted_proxies_an_incoming_request_id_is_ignored(client):
-    r = client.get("/auth/api/v1/ping", headers={"X-Request-ID": "abcdef0123456789"})
+PROXY = "10.0.0.1"
+
+
+@pytest.fixture
+def proxy(settings):
+    """Requests come through a trusted proxy at 10.0.0.1 (REMOTE_ADDR of the test client)."""
+    settings.HUB_PROXIES_CONFIABLES = redes_confiables(PROXY)
+    return {"REMOTE_ADDR": PROXY}
+
+
+@pytest.mark.parametrize("por_proxy", [False, True], ids=["direct", "through a trusted proxy"])
+def test_an_incoming_request_id_never_replaces_ours(client, request, por_proxy):
+    extra = request.getfixturevalue("proxy") if por_proxy else {}
+    r = client.get(
+        "/auth/api/v1/ping", headers={"X-Request-ID": "abcdef0123456789abcdef0123456789"}, **extra
+    )
     assert HEX32.match(r["X-Request-ID"])
-    assert r["X-Request-ID"] != "abcdef0123456789"
+    assert r["X-Request-ID"] != "abcdef0123456789abcdef0123456789"
 
 
 @pytest.mark.parametrize(
     "entrante",
     ["0f8fe2f4b1c74e4f9d1a2b3c4d5e6f70", "6e5c2b9e-3f43-4c3f-9b1e-0d4c1d9e2a7b", "lb-1:abc.123"],
 )
-def test_behind_a_trusted_proxy_its_safe_request_id_is_kept(client, settings, entrante):
-    settings.HUB_PROXIES_CONFIABLES = 1
-    r = client.get("/auth/api/v1/ping", headers={"X-Request-ID": entrante})
-    assert r["X-Request-ID"] == entrante
+def test_a_safe_incoming_request_id_is_logged_beside_ours(client, lineas, proxy, entrante):
+    r = client.get("/prueba-logs/registra", headers={"X-Request-ID": entrante}, **proxy)
+    for objeto in lineas.objetos():
+        assert objeto["request_id"] == r["X-Request-ID"]
+        assert objeto["request_id_recibido"] == entrante
 
 
 @pytest.mark.parametrize(
@@ -186,13 +202,15 @@ def test_behind_a_trusted_proxy_its_safe_request_id_is_kept(client, settings, en
     ],
     ids=["short", "long", "space", "newline", "credential", "markup", "leading dash"],
 )
-def test_behind_a_trusted_proxy_an_unsafe_request_id_is_replaced(client, settings, entrante):
-    settings.HUB_PROXIES_CONFIABLES = 1
-    r = client.get("/auth/api/v1/ping", headers={"X-Request-ID": entrante})
+def test_an_unsafe_incoming_request_id_is_not_kept(client, lineas, proxy, entrante):
+    r = client.get("/prueba-logs/registra", headers={"X-Request-ID": entrante}, **proxy)
     assert HEX32.match(r["X-Request-ID"])
+    objetos = lineas.objetos()
+    assert objetos and all("request_id_recibido" not in o for o in objetos)
+    assert all(entrante not in linea for linea in lineas.lineas)
 
 
-def _llamada_auditada(client, **cabeceras):
+def _llamada_auditada(client, extra=None, **cabeceras):
     persona = UserFactory(permisos=["mcp.asistente.usar"])
     credenciales = {"X-MCP-Api-Key": nueva_clave()[1], "X-MCP-User-Token": nuevo_token(persona)[1]}
     cuerpo = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"arguments": {}}}
@@ -201,6 +219,7 @@ def _llamada_auditada(client, **cabeceras):
         data=json.dumps(cuerpo),
         content_type="application/json",
         headers={**credenciales, **cabeceras},
+        **(extra or {}),
     )
     assert r.status_code == 200
     return r
@@ -213,10 +232,23 @@ def test_the_audit_row_keeps_the_request_id_of_its_call(client):
     assert HEX32.match(fila.request_id)
 
 
-def test_the_audit_row_keeps_the_proxy_request_id(client, settings):
-    settings.HUB_PROXIES_CONFIABLES = 1
-    _llamada_auditada(client, **{"X-Request-ID": "6e5c2b9e-3f43-4c3f-9b1e-0d4c1d9e2a7b"})
-    assert RegistroAuditoria.objects.get().request_id == "6e5c2b9e-3f43-4c3f-9b1e-0d4c1d9e2a7b"
+@pytest.mark.parametrize("por_proxy", [False, True], ids=["direct", "through a trusted proxy"])
+def test_the_audit_row_keeps_a_received_request_id_beside_ours(client, request, por_proxy):
+    extra = request.getfixturevalue("proxy") if por_proxy else {}
+    entrante = "6e5c2b9e-3f43-4c3f-9b1e-0d4c1d9e2a7b"
+    r = _llamada_auditada(client, extra=extra, **{"X-Request-ID": entrante})
+    fila = RegistroAuditoria.objects.get()
+    assert (fila.request_id, fila.request_id_recibido) == (r["X-Request-ID"], entrante)
+    assert HEX32.match(fila.request_id)
+
+
+def test_the_admin_finds_an_audit_row_by_the_received_request_id(client, admin_client):
+    _llamada_auditada(client, **{"X-Request-ID": "nginx-4f1c2a9b7e"})
+    fila = RegistroAuditoria.objects.get()
+    lista = admin_client.get("/admin/mcp/registroauditoria/?q=nginx-4f1c2a9b7e").content.decode()
+    assert f"/admin/mcp/registroauditoria/{fila.pk}/change/" in lista
+    detalle = admin_client.get(f"/admin/mcp/registroauditoria/{fila.pk}/change/").content.decode()
+    assert "nginx-4f1c2a9b7e" in detalle
 
 
 def test_the_admin_shows_finds_and_exports_the_request_id(client, admin_client):
@@ -234,8 +266,8 @@ def test_the_admin_shows_finds_and_exports_the_request_id(client, admin_client):
         "/admin/mcp/registroauditoria/", {"action": "exportar_csv", "_selected_action": [fila.pk]}
     )
     filas = list(csv.reader(io.StringIO(exportado.content.decode())))
-    assert filas[0][-1] == "request_id"
-    assert filas[1][-1] == rid
+    assert filas[0][-2:] == ["request_id", "request_id_recibido"]
+    assert filas[1][-2:] == [rid, ""]
 
 
 def test_extras_that_are_not_json_are_written_as_text():

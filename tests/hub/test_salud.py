@@ -256,6 +256,7 @@ def _conf(monkeypatch, **env: str) -> dict:
         "HUB_BIND",
         "WEB_CONCURRENCY",
         "FORWARDED_ALLOW_IPS",
+        "HUB_PROXIES_CONFIABLES",
         "GUNICORN_MAX_REQUESTS",
     ):
         monkeypatch.delenv(nombre, raising=False)
@@ -280,7 +281,8 @@ def test_gunicorn_conf_defaults(monkeypatch):
     assert c["limit_request_fields"] == 100
     assert c["limit_request_field_size"] == 8190
     assert c["accesslog"] == "-"
-    assert c["forwarded_allow_ips"] == "127.0.0.1,::1"
+    # No trusted proxy by default, the same as the hub: nobody sets X-Forwarded-* for gunicorn.
+    assert c["forwarded_allow_ips"] == ""
 
 
 def test_gunicorn_access_log_never_includes_query_strings_or_referer(monkeypatch):
@@ -297,11 +299,26 @@ def test_gunicorn_conf_reads_port_bind_workers_and_proxies_from_env(monkeypatch)
         PORT="9000",
         HUB_BIND="127.0.0.1:7000,unix:/run/hub.sock",
         WEB_CONCURRENCY="3",
-        FORWARDED_ALLOW_IPS="10.0.0.2",
+        HUB_PROXIES_CONFIABLES="10.0.0.2, 172.16.0.0/12",
     )
     assert c["bind"] == ["127.0.0.1:7000", "unix:/run/hub.sock"]
     assert c["workers"] == 3
-    assert c["forwarded_allow_ips"] == "10.0.0.2"
+    assert c["forwarded_allow_ips"] == "10.0.0.2/32,172.16.0.0/12"
+
+
+def test_gunicorn_trusts_exactly_the_proxies_the_hub_trusts(monkeypatch):
+    # An old FORWARDED_ALLOW_IPS that says the same is accepted; one that differs stops the start.
+    c = _conf(monkeypatch, HUB_PROXIES_CONFIABLES="127.0.0.1", FORWARDED_ALLOW_IPS="127.0.0.1")
+    assert c["forwarded_allow_ips"] == "127.0.0.1/32"
+    for otro in ("127.0.0.1,::1", "*", "10.0.0.2"):
+        with pytest.raises(SystemExit, match="HUB_PROXIES_CONFIABLES"):
+            _conf(monkeypatch, HUB_PROXIES_CONFIABLES="127.0.0.1", FORWARDED_ALLOW_IPS=otro)
+
+
+@pytest.mark.parametrize("valor", ["1", "10.0.0.1/8", "*"])
+def test_gunicorn_conf_refuses_a_bad_proxy_list(monkeypatch, valor):
+    with pytest.raises(SystemExit, match="HUB_PROXIES_CONFIABLES"):
+        _conf(monkeypatch, HUB_PROXIES_CONFIABLES=valor)
 
 
 @pytest.mark.parametrize("valor", ["muchos", "0"])

@@ -50,8 +50,9 @@ def procesos(request, tmp_path_factory):
         if request.param == "sin_redis":
             del env["REDIS_URL"]
             env["HUB_CACHE_DIR"] = str(carpeta / "cache")
-        # One trusted proxy: each attempt below can then act as a fresh client IP.
-        env["HUB_PROXIES_CONFIABLES"] = "1"
+        # The tests connect from 127.0.0.1, a trusted proxy: each attempt below can then act as a
+        # fresh client IP through X-Forwarded-For.
+        env["HUB_PROXIES_CONFIABLES"] = "127.0.0.1"
         manage(env, "migrate", "--noinput")
         manage(env, "demo_data", "--salida", str(carpeta / "demo.json"))
         demo = json.loads((carpeta / "demo.json").read_text())

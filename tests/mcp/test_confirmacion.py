@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import time
+from datetime import timedelta
 
 import jsonschema
 import pytest
 from django.contrib.auth.models import Group
 from django.core import signing
 from django.test import override_settings
+from django.utils import timezone
 
 from apps.mcp import confirmacion
 from apps.mcp.credenciales import Identidad
@@ -85,11 +88,19 @@ def test_a_reused_token_writes_nothing(client, como_completo, herramientas_prueb
     assert _grupos() == 1
 
 
+@pytest.mark.parametrize(
+    ("al_emitir", "al_confirmar"),
+    [(60, 60), (60, 3600), (600, 60)],
+    # A validity changed between the steps: a longer one does not extend an issued token (its
+    # used row may then be deleted at its expiry), a shorter one shortens it.
+    ids=["same validity", "longer validity set later", "shorter validity set later"],
+)
 def test_an_expired_token_is_confirmacion_vencida(
-    client, como_completo, herramientas_prueba, monkeypatch
+    client, como_completo, herramientas_prueba, monkeypatch, al_emitir, al_confirmar
 ):
-    ajustar(confirmacion_segundos=60)
+    ajustar(confirmacion_segundos=al_emitir)
     token = _previa(client, como_completo)
+    ajustar(confirmacion_segundos=al_confirmar)
     ahora = time.time()
     monkeypatch.setattr(signing.time, "time", lambda: ahora + 61)
     assert _codigo(_confirmar(client, como_completo, token)) == "CONFIRMACION_VENCIDA"
@@ -121,12 +132,33 @@ def test_a_tampered_token_is_confirmacion_invalida(
     carga = signing.loads(token, salt=confirmacion.SAL)
     alterados = {
         "firma": token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
-        "carga": _con_carga(token, {**carga, "u": carga["u"] + 1}),
+        "carga": _con_carga(token, {**carga, "u": "0" * len(carga["u"])}),
         "basura": "no-es-un-token",
         "otra_sal": signing.dumps(carga, salt="apps.mcp.otra"),
     }
     assert _codigo(_confirmar(client, como_completo, alterados[cambio])) == "CONFIRMACION_INVALIDA"
     assert _grupos() == 0
+
+
+def test_the_token_shows_no_internal_ids(client, completo, como_completo, herramientas_prueba):
+    token = _previa(client, como_completo)
+    assert len(token) <= 600
+    # Anyone can read a signed value: base64 of JSON, before the timestamp and the signature.
+    carga = json.loads(signing.b64_decode(token.split(":")[0].encode()))
+    credencial = completo.tokens_mcp.get()
+    internos = {completo.pk, str(completo.pk), credencial.pk, f"t{credencial.pk}"}
+    assert not internos & {v for v in carga.values() if isinstance(v, int | str)}
+    # Who and with which credential travel as keyed digests, the same length for any id.
+    assert len(carga["u"]) == len(carga["c"]) == 32
+
+
+def test_a_used_token_is_kept_until_it_expires(client, como_completo, herramientas_prueba):
+    ajustar(confirmacion_segundos=120)
+    antes = timezone.now()
+    _confirmar(client, como_completo, _previa(client, como_completo))
+    usada = ConfirmacionUsada.objects.get()
+    # Kept exactly as long as the token could still be presented: then it may be deleted.
+    assert antes + timedelta(seconds=119) <= usada.vence <= timezone.now() + timedelta(seconds=120)
 
 
 def test_a_signed_token_without_the_expected_payload_is_invalida(
@@ -184,7 +216,7 @@ def test_a_token_for_another_tool_is_confirmacion_no_coincide(
     token_personal = completo.tokens_mcp.get()
     identidad = Identidad(usuario=completo, clave=None, token=token_personal, ip="127.0.0.1")
     token = confirmacion.emitir(
-        identidad, "otra_herramienta", {"nombre": "Comité de prueba", "fallar": False}
+        identidad, "otra_herramienta", {"nombre": "Comité de prueba", "fallar": False}, segundos=60
     )
     assert _codigo(_confirmar(client, como_completo, token)) == "CONFIRMACION_NO_COINCIDE"
 
@@ -299,6 +331,11 @@ def test_a_token_spent_on_another_host_is_refused_here(
     token = _previa(client, como_completo)
     carga = signing.loads(token, salt=confirmacion.SAL)
     # Another host spent it: only the shared database knows.
-    ConfirmacionUsada.objects.create(jti=carga["j"], herramienta="prueba_grupo", usuario=completo)
+    ConfirmacionUsada.objects.create(
+        jti=carga["j"],
+        herramienta="prueba_grupo",
+        usuario=completo,
+        vence=timezone.now() + timedelta(minutes=5),
+    )
     assert _codigo(_confirmar(client, como_completo, token)) == "CONFIRMACION_USADA"
     assert _grupos() == 0

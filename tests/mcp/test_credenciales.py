@@ -169,6 +169,42 @@ def test_the_same_token_in_both_user_headers_is_not_ambiguous(client, completo):
     assert r.resultado == {}
 
 
+# The WSGI server joins a repeated header into one value with commas (RFC 9110 section 5.3).
+
+
+def test_two_different_tokens_in_repeated_user_token_headers_are_400_credencial_ambigua(
+    client, completo, clave
+):
+    _, uno = nuevo_token(completo)
+    _, otro = nuevo_token(completo)
+    r = rpc(client, "ping", **clave, **{"X-MCP-User-Token": f"{uno},{otro}"})
+    _sobre(r, 400, "CREDENCIAL_AMBIGUA")
+    # Whatever the second value is: a valid token next to garbage is still two credentials.
+    r = rpc(client, "ping", **clave, **{"X-MCP-User-Token": f"{uno}, sgimcp_otro"})
+    _sobre(r, 400, "CREDENCIAL_AMBIGUA")
+
+
+def test_two_different_keys_in_repeated_api_key_headers_are_400_credencial_ambigua(client):
+    _, una = nueva_clave()
+    _, otra = nueva_clave()
+    _sobre(rpc(client, "ping", **{"X-MCP-Api-Key": f"{una}, {otra}"}), 400, "CREDENCIAL_AMBIGUA")
+
+
+def test_two_bearers_in_repeated_authorization_headers_are_400_credencial_ambigua(client):
+    _, una = nueva_clave()
+    _, otra = nueva_clave()
+    r = rpc(client, "ping", Authorization=f"Bearer {una}, Bearer {otra}")
+    _sobre(r, 400, "CREDENCIAL_AMBIGUA")
+
+
+def test_the_same_value_repeated_in_one_header_is_not_ambiguous(client, completo):
+    _, uno = nuevo_token(completo)
+    _, clave = nueva_clave()
+    cabeceras = {"X-MCP-User-Token": f"{uno}, {uno}", "X-MCP-Api-Key": f"{clave},{clave}"}
+    assert rpc(client, "ping", **cabeceras).resultado == {}
+    assert rpc(client, "ping", Authorization=f"Bearer {clave}, Bearer {clave}").resultado == {}
+
+
 def test_a_blocked_person_is_403_sin_permiso(client, clave):
     bloqueado = UserFactory(permisos=["mcp.asistente.usar"], is_active=False)
     _, token = nuevo_token(bloqueado)

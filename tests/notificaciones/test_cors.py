@@ -29,9 +29,11 @@ def _preflight(client, ruta: str, origen: str):
     )
 
 
-def test_the_preflight_from_a_site_origin_is_allowed(client, portal_con_origen):
+def test_the_preflight_from_a_site_origin_is_allowed_with_204(client, portal_con_origen):
     r = _preflight(client, URL, ORIGEN)
-    assert r.status_code == 200
+    # The interface lists 204 (no body) for a CORS preflight.
+    assert r.status_code == 204
+    assert r.content == b""
     assert r["Access-Control-Allow-Origin"] == ORIGEN
     assert "POST" in r["Access-Control-Allow-Methods"]
     assert "content-type" in r["Access-Control-Allow-Headers"]
@@ -47,7 +49,9 @@ def test_a_post_from_a_site_origin_carries_the_cors_header(client, portal_con_or
     "origen", ["https://malicioso.example", "http://www.entidad.gov.co", "null"]
 )
 def test_another_origin_gets_no_cors_permission(client, portal_con_origen, origen):
-    assert "Access-Control-Allow-Origin" not in _preflight(client, URL, origen)
+    r = _preflight(client, URL, origen)
+    assert r.status_code == 204
+    assert "Access-Control-Allow-Origin" not in r
 
 
 def test_an_inactive_site_no_longer_opens_its_origin(client, portal_con_origen):

@@ -4,11 +4,13 @@ tool error, never a 500, the process keeps serving, and no domain row is written
 
 from __future__ import annotations
 
+import io
 import json
 from contextlib import contextmanager
 
 import pytest
 
+from apps.mcp.models import RegistroAuditoria
 from apps.notificaciones.models import MensajeContacto
 from apps.solicitudes.models import Comentario, Solicitud
 from hub.models import Limites
@@ -110,6 +112,64 @@ def test_a_two_megabyte_body_is_413_on_the_contact_form(client, portal):
         r = _contacto(client, cuerpo)
     assert r.status_code == 413
     assert r.json()["error"]["code"] == "PAYLOAD_DEMASIADO_GRANDE"
+
+
+# --- Transfer-Encoding: chunked ---------------------------------------------------------------
+# The WSGI server (gunicorn) hands over a de-chunked wsgi.input with no CONTENT_LENGTH; the test
+# client cannot chunk, so these build that request by hand (tests/seguridad/test_bordes_servidor.py
+# sends real chunked requests to a real gunicorn).
+
+
+def _chunked(client, ruta: str, cuerpo: bytes, **extra):
+    r = client.generic(
+        "POST",
+        ruta,
+        b"",
+        CONTENT_TYPE="application/json",
+        **{"wsgi.input": io.BytesIO(cuerpo), "HTTP_TRANSFER_ENCODING": "chunked", **extra},
+    )
+    assert r.status_code < 500, r.content[:500]
+    return r
+
+
+def test_a_chunked_body_reaches_the_assistant(client, m):
+    cuerpo = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "ping"}).encode()
+    r = _chunked(client, URL, cuerpo, headers=como(m["duena"]))
+    assert r.status_code == 200
+    assert r.json() == {"jsonrpc": "2.0", "id": 7, "result": {}}
+
+
+def test_a_chunked_body_reaches_the_contact_form(client, portal):
+    r = _chunked(client, CONTACTO, _contacto_crudo().encode(), REMOTE_ADDR="203.0.113.9")
+    assert r.status_code == 201, r.content
+    assert MensajeContacto.objects.get().asunto == "Consulta sobre un trámite"
+
+
+def test_a_chunked_body_past_the_limit_is_413_and_nothing_is_written(client, m, settings):
+    settings.HUB_MAX_CUERPO = 4096
+    cuerpo = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping", "x": "a" * 4096}).encode()
+    with _nada_escrito():
+        r = _chunked(client, URL, cuerpo, headers=como(m["duena"]))
+    assert r.status_code == 413
+    assert r.json()["error"]["code"] == "PAYLOAD_DEMASIADO_GRANDE"
+    # Exactly at the limit is still read.
+    justo = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "ping"}).encode()
+    justo = justo[:-1] + b" " * (4096 - len(justo)) + b"}"
+    assert len(justo) == 4096
+    r = _chunked(client, URL, justo, headers=como(m["duena"]))
+    assert r.json() == {"jsonrpc": "2.0", "id": 2, "result": {}}
+
+
+def test_a_chunked_body_past_the_limit_outside_the_api_is_413_too(client, settings):
+    settings.HUB_MAX_CUERPO = 4096
+    r = client.generic(
+        "POST",
+        "/cuentas/login/",
+        b"",
+        CONTENT_TYPE="application/x-www-form-urlencoded",
+        **{"wsgi.input": io.BytesIO(b"a" * 5000), "HTTP_TRANSFER_ENCODING": "chunked"},
+    )
+    assert r.status_code == 413
 
 
 # --- depth -------------------------------------------------------------------------------------
@@ -215,40 +275,58 @@ def test_huge_numbers_in_the_contact_form_are_refused(client, portal, campo, num
 # --- lone surrogates ---------------------------------------------------------------------------
 
 
-def _rechazo_de_datos(r) -> None:
-    """Refused as bad data: a parse error for the whole message or the tool's DATOS_INVALIDOS."""
+def _datos_invalidos(r, campos: set[str]) -> None:
+    """A tool error DATOS_INVALIDOS naming the offending arguments (not -32700 for the message)."""
     assert r.status_code == 200, r.content[:500]
     cuerpo = r.json()
-    if "error" in cuerpo:
-        assert cuerpo["error"]["code"] == -32700
-    else:
-        assert cuerpo["result"]["isError"] is True
-        assert cuerpo["result"]["structuredContent"]["codigo"] == "DATOS_INVALIDOS"
+    assert "error" not in cuerpo, cuerpo
+    resultado = cuerpo["result"]
+    assert resultado["isError"] is True
+    assert resultado["structuredContent"]["codigo"] == "DATOS_INVALIDOS"
+    assert set(resultado["structuredContent"]["campos"]) == campos
 
 
 @pytest.mark.parametrize(
-    "nombre,argumentos",
+    "nombre,argumentos,campos",
     [
-        ("estado_solicitud", '{"numero_radicado":"SOL-2026-\\ud800"}'),
-        ("estado_cdp", '{"numero":"CDP-\\udfff-1"}'),
-        ("comentar_solicitud", '{"numero_radicado":"%s","comentario":"Hola \\ud800 mundo"}'),
+        ("estado_solicitud", '{"numero_radicado":"SOL-2026-\\ud800"}', {"numero_radicado"}),
+        ("estado_cdp", '{"numero":"CDP-\\udfff-1"}', {"numero"}),
+        (
+            "comentar_solicitud",
+            '{"numero_radicado":"%s","comentario":"Hola \\ud800 mundo"}',
+            {"comentario"},
+        ),
         (
             "radicar_mesa_ayuda",
             '{"asunto":"Falla \\ud800 grave","descripcion":"El tablero \\udc00 no abre hoy.",'
             '"modulo":"Presupuesto"}',
+            {"asunto", "descripcion"},
+        ),
+        (
+            "busqueda_global",
+            '{"texto":"presupuesto","ambitos":["solicitudes","\\ud800"]}',
+            {"ambitos"},
         ),
     ],
 )
 def test_lone_surrogates_in_arguments_are_a_tool_error_and_nothing_is_written(
-    client, m, nombre, argumentos
+    client, m, nombre, argumentos, campos
 ):
     cabeceras = como(m["duena"])
     if "%s" in argumentos:
         argumentos = argumentos.replace("%s", m["propia"].numero_radicado)
     with _nada_escrito():
         r = _mcp(client, _llamada(nombre, argumentos), cabeceras)
-    _rechazo_de_datos(r)
+    _datos_invalidos(r, campos)
     _sigue_vivo(client, cabeceras)
+
+
+def test_a_lone_surrogate_argument_is_audited_without_it(client, m):
+    cabeceras = como(m["duena"])
+    _mcp(client, _llamada("estado_cdp", '{"numero":"CDP-\\udfff-1"}'), cabeceras)
+    fila = RegistroAuditoria.objects.get()
+    assert (fila.herramienta, fila.resultado) == ("estado_cdp", "DATOS_INVALIDOS")
+    assert fila.argumentos == {"numero": "CDP--1"}
 
 
 def test_a_lone_surrogate_as_a_tool_name_is_invalid_params(client, m):
@@ -278,10 +356,20 @@ def test_a_lone_surrogate_in_the_contact_form_never_reaches_the_database(client,
     )
 
 
-def test_a_lone_surrogate_as_an_argument_name_is_refused_cleanly(client, m):
+def test_a_lone_surrogate_as_an_argument_name_is_a_tool_error(client, m):
     cabeceras = como(m["duena"])
-    argumentos = '{"numero_radicado":"SOL-1","\\ud800":1}'
+    argumentos = '{"numero_radicado":"SOL-1","a\\ud800":1}'
     with _nada_escrito():
         r = _mcp(client, _llamada("estado_solicitud", argumentos), cabeceras)
-    _rechazo_de_datos(r)
-    _sigue_vivo(client, cabeceras)
+    # The name is answered without the surrogate, which UTF-8 cannot carry.
+    _datos_invalidos(r, {"a\ufffd"})
+
+
+def test_a_lone_surrogate_outside_the_arguments_is_still_a_parse_error(client, m):
+    cabeceras = como(m["duena"])
+    for cuerpo in (
+        '{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}',
+        '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"\\udfff"}}',
+    ):
+        r = _mcp(client, cuerpo, cabeceras)
+        assert r.json()["error"]["code"] == -32700

@@ -1,0 +1,99 @@
+"""Purge of what only grows, past its retention (`manage.py mantenimiento`, once a day).
+
+Rows leave in batches of primary keys, each batch in its own short transaction: a million old
+rows never hold a table lock for long, and an interrupted run keeps what it already did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.db.models import QuerySet
+
+from apps.mcp.models import AuditoriaQuerySet, ConfirmacionUsada, RegistroAuditoria
+from apps.notificaciones.models import MensajeContacto
+
+LOTE = 5000
+
+
+def _borrar(consulta: QuerySet) -> int:
+    return consulta.delete()[0]
+
+
+def borrar_por_lotes(
+    consulta: QuerySet, *, lote: int = LOTE, borrar: Callable[[QuerySet], int] = _borrar
+) -> int:
+    """Delete the rows of `consulta`, `lote` primary keys at a time; how many went."""
+    total = 0
+    # No ORDER BY: any `lote` matching rows will do, and the database can stop at the first ones.
+    while ids := list(consulta.order_by().values_list("pk", flat=True)[:lote]):
+        with transaction.atomic():
+            borradas = borrar(consulta.filter(pk__in=ids))
+        if not borradas:
+            break  # another run took these rows: it goes on, this one stops
+        total += borradas
+    return total
+
+
+@dataclass(frozen=True)
+class Purga:
+    """One table's purge: what it is called, which rows, and how they are deleted."""
+
+    nombre: str
+    participio: str  # "borradas" or "borrados", agreeing with the rows' name
+    consulta: QuerySet | None  # None: the retention keeps everything
+    borrar: Callable[[QuerySet], int] = _borrar
+    motivo: str = ""
+
+
+def _auditoria(ahora: datetime) -> Purga:
+    dias = settings.HUB_RETENCION_AUDITORIA_DIAS
+    if dias is None:
+        return Purga(
+            "registro de auditoría",
+            "borradas",
+            None,
+            motivo="se conserva todo (HUB_RETENCION_AUDITORIA_DIAS sin definir)",
+        )
+    return Purga(
+        f"registro de auditoría (más de {dias} días)",
+        "borradas",
+        RegistroAuditoria.objects.anteriores_a(ahora - timedelta(days=dias)),
+        borrar=AuditoriaQuerySet.purgar_por_retencion,
+    )
+
+
+def purgas(ahora: datetime) -> list[Purga]:
+    """Every purge, with the retentions of the settings."""
+    contacto = settings.HUB_RETENCION_CONTACTO_DIAS
+    sesiones = settings.HUB_RETENCION_SESIONES_DIAS
+    return [
+        Purga(
+            "confirmaciones usadas vencidas",
+            "borradas",
+            ConfirmacionUsada.objects.vencidas(ahora),
+        ),
+        _auditoria(ahora),
+        Purga(
+            f"mensajes de contacto (más de {contacto} días)",
+            "borrados",
+            MensajeContacto.objects.recibidos_antes_de(ahora - timedelta(days=contacto)),
+        ),
+        Purga(
+            f"sesiones (vencidas hace más de {sesiones} días)",
+            "borradas",
+            Session.objects.filter(expire_date__lt=ahora - timedelta(days=sesiones)),
+        ),
+    ]
+
+
+def purgar(purga: Purga, *, lote: int = LOTE) -> int:
+    """Run one purge; 0 when its retention keeps everything."""
+    if purga.consulta is None:
+        return 0
+    return borrar_por_lotes(purga.consulta, lote=lote, borrar=purga.borrar)
