@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -47,6 +47,22 @@ class VistaPublica(APIView):
     http_method_names = ["get", "head"]
     reglas: Sequence[Regla] = ()
     falla_cerrado = False
+
+    @classmethod
+    def precargar(cls, request: HttpRequest, kwargs: dict[str, Any], plan: Any) -> None:
+        """hub.precarga: this view's own limits, and the keys `lecturas` names."""
+        if request.method.lower() not in cls.http_method_names:
+            return  # a 405 counts nothing and reads nothing
+        if cls.reglas:
+            plan.contar(
+                lambda: limites.aplicar(request, cls.reglas, falla_cerrado=cls.falla_cerrado)
+            )
+        plan.leer(cls.lecturas(request, **kwargs))
+
+    @classmethod
+    def lecturas(cls, request: HttpRequest, **kwargs: Any) -> list[str]:
+        """Cache keys the view will read (for hub.precarga); none by default."""
+        return []
 
     @property
     def default_response_headers(self) -> dict[str, str]:

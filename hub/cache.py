@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -47,6 +48,10 @@ _INCREMENTAR_SI_EXISTE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end
 return false
 """
+
+
+FALTA = object()  # fetched in the round trip, and not in Redis
+_NO_LEIDA = object()
 
 
 class CachePausada(redis.exceptions.ConnectionError):
@@ -127,7 +132,7 @@ class ClienteRedis(RedisCacheClient):
         self.pausa = Pausa()
         self._clientes: dict[int, Any] = {}
         self._scripts: dict[int, tuple[Any, Any]] = {}
-        # The last count `sumar` made on this thread: django-ratelimit asks incr() for it next.
+        # The last count made on this thread: django-ratelimit asks incr() for it next.
         self._ultima = threading.local()
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
@@ -148,37 +153,158 @@ class ClienteRedis(RedisCacheClient):
             )
         return guardados[cual]
 
+    def recordar(self, key: str, cuenta: int) -> bool:
+        """Keep a count for the incr() that follows on the same key; True if it was the first."""
+        self._ultima.par = (key, cuenta)
+        return cuenta == 1
+
     def sumar(self, key: str, timeout: int) -> bool:
         """Count one hit on a rate-limit key: True when this created it (its first hit)."""
         cliente = self.get_client(key, write=True)
-        cuenta = int(self._script(cliente, 0)(keys=[key], args=[timeout]))
-        self._ultima.par = (key, cuenta)
-        return cuenta == 1
+        return self.recordar(key, int(self._script(cliente, 0)(keys=[key], args=[timeout])))
 
     def incr(self, key: str, delta: int) -> int:
         par = getattr(self._ultima, "par", None)
         if par is not None and par[0] == key and delta == 1:
             self._ultima.par = None
-            return par[1]  # already counted by sumar(), in the same round trip
+            return par[1]  # already counted, in the same round trip
         cliente = self.get_client(key, write=True)
         valor = self._script(cliente, 1)(keys=[key], args=[delta])
         if valor is None:
             raise ValueError(f"Key '{key}' not found.")
         return int(valor)
 
+    def ida(
+        self,
+        cuentas: dict[str, int],
+        lecturas: list[str],
+        marcas: list[tuple[str, Any, int]],
+    ) -> tuple[dict[str, int], dict[str, Any], dict[str, bool]]:
+        """Counts, reads and add()s of made keys in one pipeline: (counts, values, added)."""
+        cliente = self.get_client(write=True)
+        tubo = cliente.pipeline(transaction=False)
+        for key, ttl in cuentas.items():
+            # EVAL, not the registered script: a pipeline with scripts first asks SCRIPT EXISTS.
+            tubo.eval(_SUMAR, 1, key, ttl)
+        if lecturas:
+            tubo.mget(lecturas)
+        for key, valor, ttl in marcas:
+            tubo.set(key, self._serializer.dumps(valor), ex=ttl, nx=True)
+        respuestas = iter(tubo.execute())
+        sumas = {key: int(next(respuestas)) for key in cuentas}
+        valores = {}
+        if lecturas:
+            crudos = next(respuestas)
+            valores = {
+                k: (FALTA if v is None else self._serializer.loads(v))
+                for k, v in zip(lecturas, crudos, strict=True)
+            }
+        puestas = {key: bool(next(respuestas)) for key, _, _ in marcas}
+        return sumas, valores, puestas
+
+
+class _Ida:
+    """One request's round trip: recording what it will count, then serving what was fetched."""
+
+    def __init__(self) -> None:
+        self.grabando = True
+        self.cuentas: dict[str, int] = {}  # rate-limit key -> expiry, as django-ratelimit asked
+        self.sumas: dict[str, int] = {}
+        self.valores: dict[str, Any] = {}
+        self.puestas: dict[str, bool] = {}
+
+    def olvidar(self, clave: str) -> None:
+        """A write within the request: later reads of that key go to Redis."""
+        self.valores.pop(clave, None)
+        self.puestas.pop(clave, None)
+
 
 class CacheRedis(RedisCache):
-    """Django's Redis cache with `ClienteRedis` (see the module's docstring)."""
+    """Django's Redis cache with `ClienteRedis` (see the module's docstring), and `una_ida`.
+
+    `una_ida(lecturas, contar, marcas)` makes a request's cache work one round trip: `contar()`
+    runs the request's rate-limit counts through django-ratelimit once in "recording" mode
+    (the keys it would add are noted, nothing is sent), then one pipeline counts them, reads
+    `lecturas` and add()s `marcas`. Until `terminar_ida()`, the same calls made for real are
+    answered from that pipeline (a count whose key was not predicted, or a key not fetched,
+    still goes to Redis: a wrong guess costs a round trip, never a wrong answer). The backend is
+    per thread (Django's cache handler), and so is this state.
+    """
 
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = ClienteRedis
+        self._ida: _Ida | None = None
+
+    def una_ida(
+        self,
+        lecturas: list[str],
+        contar: Callable[[], None],
+        marcas: list[tuple[str, Any, int]],
+    ) -> None:
+        ida = self._ida = _Ida()
+        try:
+            contar()
+        finally:
+            ida.grabando = False
+        hechas = [self.make_and_validate_key(k) for k in lecturas]
+        puestas = [(self.make_and_validate_key(k), v, ttl) for k, v, ttl in marcas]
+        ida.sumas, ida.valores, ida.puestas = self._cache.ida(ida.cuentas, hechas, puestas)
+
+    def terminar_ida(self) -> None:
+        self._ida = None
+
+    def _servida(self) -> _Ida | None:
+        ida = self._ida
+        return ida if ida is not None and not ida.grabando else None
 
     def add(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None):
+        clave = self.make_and_validate_key(key, version=version)
+        ida = self._ida
         if isinstance(key, str) and key.startswith(PREFIJO_LIMITES) and value == 1:
-            clave = self.make_and_validate_key(key, version=version)
-            return self._cache.sumar(clave, self.get_backend_timeout(timeout))
+            expira = self.get_backend_timeout(timeout)
+            if ida is not None and ida.grabando:
+                ida.cuentas[clave] = expira
+                return False
+            if ida is not None and clave in ida.sumas:
+                return self._cache.recordar(clave, ida.sumas.pop(clave))
+            return self._cache.sumar(clave, expira)
+        if ida is not None and not ida.grabando:
+            if clave in ida.puestas:
+                return ida.puestas.pop(clave)
+            ida.olvidar(clave)
         return super().add(key, value, timeout, version)
+
+    def incr(self, key: Any, delta: int = 1, version: Any = None) -> int:
+        if self._ida is not None and self._ida.grabando:
+            return 0  # recording: the answer is not used
+        return super().incr(key, delta, version)
+
+    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+        ida = self._servida()
+        if ida is not None:
+            valor = ida.valores.get(self.make_and_validate_key(key, version=version), _NO_LEIDA)
+            if valor is not _NO_LEIDA:
+                return default if valor is FALTA else valor
+        return super().get(key, default, version)
+
+    def get_many(self, keys: Any, version: Any = None) -> dict[Any, Any]:
+        ida = self._servida()
+        if ida is not None:
+            hechas = {k: self.make_and_validate_key(k, version=version) for k in keys}
+            if all(h in ida.valores for h in hechas.values()):
+                return {k: ida.valores[h] for k, h in hechas.items() if ida.valores[h] is not FALTA}
+        return super().get_many(keys, version)
+
+    def set(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None):
+        if self._ida is not None:
+            self._ida.olvidar(self.make_and_validate_key(key, version=version))
+        return super().set(key, value, timeout, version)
+
+    def delete(self, key: Any, version: Any = None) -> bool:
+        if self._ida is not None:
+            self._ida.olvidar(self.make_and_validate_key(key, version=version))
+        return super().delete(key, version)
 
 
 class CacheArchivo(DjangoCache):

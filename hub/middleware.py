@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth.middleware import AuthenticationMiddleware
@@ -13,7 +14,7 @@ from django.contrib.sessions.middleware import SessionMiddleware
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 
-from hub import chunked, registro_logs, respuestas, seguridad
+from hub import chunked, precarga, registro_logs, respuestas, seguridad
 from hub.limites import CacheNoDisponible, clave_ip, contar
 from hub.models import Limites
 from hub.singleton import memoria_de_peticion
@@ -97,7 +98,11 @@ class TamanoCuerpoMiddleware:
 
 
 class LimiteGlobalMiddleware:
-    """The global per-IP limit of every path (429 past it) and its X-RateLimit-Global-* headers."""
+    """The global per-IP limit of every path (429 past it) and its X-RateLimit-Global-* headers.
+
+    With Redis, the request's whole cache work (this count, the view's own limit, the singletons,
+    the identity, the brand...) is fetched here in one round trip (hub.precarga).
+    """
 
     # /salud/ is exempt: a probe must answer even with the database down, and probes from a load
     # balancer would otherwise count against its single IP.
@@ -106,17 +111,29 @@ class LimiteGlobalMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
 
+    @staticmethod
+    def contar(request: HttpRequest):
+        return contar(
+            grupo="global",
+            clave=clave_ip(request),
+            limite=Limites.cargar().global_por_minuto,
+            ventana=60,
+            request=request,
+        )
+
+    def planear(self, request: HttpRequest, plan: precarga.Plan) -> None:
+        plan.leer(Limites.claves_cache())
+        plan.contar(lambda: self.contar(request))
+
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path.startswith(self.EXENTAS):
             return self.get_response(request)
+        with precarga.una_ida(request, partial(self.planear, request)):
+            return self.atender(request)
+
+    def atender(self, request: HttpRequest) -> HttpResponse:
         try:
-            uso = contar(
-                grupo="global",
-                clave=clave_ip(request),
-                limite=Limites.cargar().global_por_minuto,
-                ventana=60,
-                request=request,
-            )
+            uso = self.contar(request)
         except CacheNoDisponible:
             logger.warning("cache no disponible: límite global no aplicado")
             return self.get_response(request)

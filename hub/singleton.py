@@ -41,8 +41,34 @@ def memoria_de_peticion() -> Iterator[None]:
         _leidos.reset(token)
 
 
+# The last value of each singleton this process read: the guess for the next request's one round
+# trip (hub.precarga), never an answer (a request's answers come from the shared cache).
+_vistos: dict[type, Any] = {}
+_prediciendo: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "hub_singletons_prediciendo", default=False
+)
+
+
+@contextmanager
+def prediccion() -> Iterator[None]:
+    """Within this block `cargar()` gives this process's last value, without reading the cache.
+
+    For guessing only (which rate-limit keys a request will count, see hub.precarga).
+    """
+    token = _prediciendo.set(True)
+    try:
+        yield
+    finally:
+        _prediciendo.reset(token)
+
+
 def _clave_generacion(clave: str) -> str:
     return f"{clave}:gen"
+
+
+def claves_versionado(clave: str, generacion_en: str | None = None) -> list[str]:
+    """The keys `leer_versionado` reads: the entry and its generation."""
+    return [clave, generacion_en or _clave_generacion(clave)]
 
 
 def leer_versionado(clave: str, generacion_en: str | None = None) -> tuple[Any, str | None]:
@@ -110,14 +136,22 @@ class ModeloUnico(models.Model):
     @classmethod
     def cargar(cls) -> Self:
         """The current row (created with defaults the first time)."""
+        if _prediciendo.get() and cls in _vistos:
+            return copy.copy(_vistos[cls])
         leidos = _leidos.get()
         if leidos is not None and cls in leidos:
             # A copy: a caller that edits its row without saving must not change the others'.
             return copy.copy(leidos[cls])
         obj = cls._cargar_compartido()
+        _vistos[cls] = copy.copy(obj)
         if leidos is not None:
             leidos[cls] = copy.copy(obj)
         return obj
+
+    @classmethod
+    def claves_cache(cls) -> list[str]:
+        """The cache keys `cargar()` reads (for hub.precarga)."""
+        return claves_versionado(cls._clave_cache())
 
     @classmethod
     def fila(cls) -> Self:

@@ -6,7 +6,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apps.firmas.selectors import verificacion
+from apps.firmas.selectors import claves_verificacion, verificacion
 from apps.firmas.serializers import Verificacion
 from hub import respuestas
 from hub.api import VistaPublica
@@ -77,6 +77,10 @@ class VerificarFirmaAPI(VistaPublica):
 
     reglas = (REGLA_VERIFICACION,)
     salida = Verificacion()  # shapes a dict, keeps no state: one instance serves every request
+
+    @classmethod
+    def lecturas(cls, request, token: str = "", **kwargs) -> list[str]:
+        return claves_verificacion(token)
 
     @documentar_verificacion("firma_verificar", "Verificar una firma")
     def get(self, request: Request, token: str) -> Response:

@@ -11,7 +11,12 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from apps.firmas.models import TOKEN_IMPOSIBLE, Firma
-from hub.singleton import guardar_versionado, invalidar_versionado, leer_versionado
+from hub.singleton import (
+    claves_versionado,
+    guardar_versionado,
+    invalidar_versionado,
+    leer_versionado,
+)
 from hub.texto import limpiar, recortar
 
 LARGO_OBJETO = 120
@@ -86,12 +91,24 @@ GENERACION_VERIFICACION = "firmas:verificacion:gen"
 TTL_VERIFICACION = 3600
 
 
+def _clave_verificacion(token: uuid.UUID) -> str:
+    return f"firmas:verificacion:{token}"
+
+
+def claves_verificacion(texto: str) -> list[str]:
+    """The cache keys `verificacion(texto)` reads (for hub.precarga)."""
+    token = token_de(texto)
+    if token == TOKEN_IMPOSIBLE:
+        return []
+    return claves_versionado(_clave_verificacion(token), GENERACION_VERIFICACION)
+
+
 def verificacion(texto: str) -> dict[str, Any] | None:
     """`resumen_verificacion`, from the shared cache when the signature has not changed."""
     token = token_de(texto)
     if token == TOKEN_IMPOSIBLE:
         return resumen_verificacion(texto)
-    clave = f"firmas:verificacion:{token}"
+    clave = _clave_verificacion(token)
     guardada, generacion = leer_versionado(clave, generacion_en=GENERACION_VERIFICACION)
     if guardada is not None:
         return guardada

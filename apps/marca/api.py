@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from apps.marca import selectors
 from apps.marca.imagenes import CONTENT_TYPES, EXTENSIONES
+from apps.marca.models import CLAVE_PUBLICA
 from apps.marca.serializers import Marca
 from hub import respuestas
 from hub.api import VistaPublica
@@ -18,6 +19,7 @@ from hub.limites import Regla
 from hub.models import Limites
 from hub.openapi import componentes as c
 from hub.openapi import documentar as d
+from hub.singleton import claves_versionado
 
 # Both endpoints share one budget per IP (interface: 600 per minute, adjustable in Limites).
 REGLA_MARCA = Regla(grupo="marca", limite=lambda: Limites.cargar().marca_por_minuto, ventana=60)
@@ -58,6 +60,10 @@ class MarcaAPI(VistaPublica):
     """GET /api/v1/auth/marca: the current brand; 304 when the client holds this version."""
 
     reglas = (REGLA_MARCA,)
+
+    @classmethod
+    def lecturas(cls, request, **kwargs) -> list[str]:
+        return claves_versionado(CLAVE_PUBLICA)
 
     @d.documentar(
         operation_id="marca",
@@ -113,6 +119,7 @@ class ArchivoMarcaAPI(VistaPublica):
     """GET /api/v1/auth/marca/archivo/{slot}: the image bytes with their real Content-Type."""
 
     reglas = (REGLA_MARCA,)
+    lecturas = MarcaAPI.lecturas
 
     @d.documentar(
         operation_id="marca_archivo",

@@ -66,7 +66,7 @@ def _valores(crudo: str) -> list[str]:
     return [valor.strip() for valor in crudo.split(",") if valor.strip()] or [""]
 
 
-def _cabeceras(request: HttpRequest) -> tuple[set[str], set[str]]:
+def cabeceras(request: HttpRequest) -> tuple[set[str], set[str]]:
     """(user credentials, API keys) present in the headers; query strings are never read."""
     usuarios: set[str] = set()
     claves: set[str] = set()
@@ -107,7 +107,7 @@ def _clave(secreto: str) -> ClaveApi | None:
 
 def identificar(request: HttpRequest, ajustes: AjustesAsistente) -> Identidad:
     """The caller's identity, or ErrorAPI 400/401/403 following the credential table."""
-    usuarios, claves = _cabeceras(request)
+    usuarios, claves = cabeceras(request)
     if len(usuarios) > 1:
         raise ErrorAPI(
             400, "CREDENCIAL_AMBIGUA", "Se enviaron dos credenciales de usuario distintas."

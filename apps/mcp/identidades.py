@@ -24,7 +24,12 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from apps.cuentas.models import User
 from apps.mcp.models import ClaveApi, TokenPersonal
-from hub.singleton import guardar_versionado, invalidar_versionado, leer_versionado
+from hub.singleton import (
+    claves_versionado,
+    guardar_versionado,
+    invalidar_versionado,
+    leer_versionado,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -32,18 +37,37 @@ GENERACION = "mcp:cred:gen"
 TTL = 3600  # also replaced on every change; the TTL only bounds a missed invalidation
 
 
+# Digest -> (credential id, its user's id): what this process has seen, never changes (a token
+# never moves to another person). Only a guess for hub.precarga; every answer comes from the cache.
+_VISTAS: dict[str, tuple[int, int | None]] = {}
+MAX_VISTAS = 10_000
+
+
 def _clave(digest: str) -> str:
     return f"mcp:cred:{digest}"
 
 
+def claves(digest: str) -> list[str]:
+    """The cache keys a lookup of this digest reads (for hub.precarga)."""
+    return claves_versionado(_clave(digest), GENERACION)
+
+
+def vista(digest: str) -> tuple[int, int | None] | None:
+    """(credential id, user id) of a digest this process has resolved before, or None."""
+    return _VISTAS.get(digest)
+
+
 def _leer(digest: str, construir) -> Any:
     clave = _clave(digest)
-    guardada, generacion = leer_versionado(clave, generacion_en=GENERACION)
-    if guardada is not None:
-        return guardada
-    fila = construir(digest)
+    fila, generacion = leer_versionado(clave, generacion_en=GENERACION)
+    if fila is None:
+        fila = construir(digest)
+        if fila is not None:
+            guardar_versionado(clave, fila, generacion, TTL)
     if fila is not None:
-        guardar_versionado(clave, fila, generacion, TTL)
+        if len(_VISTAS) >= MAX_VISTAS:
+            _VISTAS.clear()
+        _VISTAS[digest] = (fila.pk, getattr(fila, "usuario_id", None))
     return fila
 
 
@@ -84,9 +108,15 @@ def _al_cambiar(sender, **kwargs) -> None:
     olvidar()
 
 
-def _al_guardar_usuario(sender, update_fields=None, **kwargs) -> None:
-    # Signing in saves last_login only: that changes no one's access.
-    if update_fields is not None and set(update_fields) <= {"last_login"}:
+def _al_guardar(sender, created: bool = False, **kwargs) -> None:
+    # A new row changes no cached identity: unknown digests are never cached.
+    if not created:
+        olvidar()
+
+
+def _al_guardar_usuario(sender, created: bool = False, update_fields=None, **kwargs) -> None:
+    # A new person has no credential yet; signing in saves last_login only.
+    if created or (update_fields is not None and set(update_fields) <= {"last_login"}):
         return
     olvidar()
 
@@ -96,14 +126,30 @@ def _al_cambiar_relacion(sender, action: str, **kwargs) -> None:
         olvidar()
 
 
+def _al_cambiar_relacion_de_usuarios(
+    sender, action: str, instance, reverse: bool, pk_set=None, **kwargs
+) -> None:
+    """A person's groups or permissions: only people with a token can have a cached identity."""
+    if action not in ("post_add", "post_remove", "post_clear"):
+        return
+    usuarios = pk_set if reverse else {instance.pk}
+    if usuarios is None or TokenPersonal.objects.filter(usuario_id__in=usuarios).exists():
+        olvidar()
+
+
 def conectar() -> None:
     """Connect the invalidations (McpConfig.ready)."""
     for modelo in (TokenPersonal, ClaveApi, Group, Permission):
-        post_save.connect(_al_cambiar, sender=modelo, dispatch_uid=f"identidades-{modelo}")
+        post_save.connect(_al_guardar, sender=modelo, dispatch_uid=f"identidades-{modelo}")
         post_delete.connect(_al_cambiar, sender=modelo, dispatch_uid=f"identidades-d-{modelo}")
     post_save.connect(_al_guardar_usuario, sender=User, dispatch_uid="identidades-usuario")
     post_delete.connect(_al_cambiar, sender=User, dispatch_uid="identidades-d-usuario")
-    for relacion in (User.groups.through, User.user_permissions.through, Group.permissions.through):
+    m2m_changed.connect(
+        _al_cambiar_relacion, sender=Group.permissions.through, dispatch_uid="identidades-m2m-g"
+    )
+    for relacion in (User.groups.through, User.user_permissions.through):
         m2m_changed.connect(
-            _al_cambiar_relacion, sender=relacion, dispatch_uid=f"identidades-m2m-{relacion}"
+            _al_cambiar_relacion_de_usuarios,
+            sender=relacion,
+            dispatch_uid=f"identidades-m2m-{relacion}",
         )

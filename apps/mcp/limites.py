@@ -11,7 +11,6 @@ import logging
 
 from django.http import HttpRequest
 
-from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import ErrorHerramienta, Llamada
 from hub.limites import CacheNoDisponible, Regla, Uso, aplicar, clave_ip, contar, red_de
@@ -22,18 +21,20 @@ HORA = 3600
 
 
 def aplicar_endpoint(
-    request: HttpRequest, identidad: Identidad, ajustes: AjustesAsistente
+    request: HttpRequest,
+    *,
+    usuario_id: int | None,
+    integracion_id: str,
+    ajustes: AjustesAsistente,
 ) -> Uso | None:
     """60/min per identified user, 120/min per integration without user; 429 when exceeded."""
-    if identidad.usuario is not None:
-        usuario_id = identidad.usuario.pk
+    if usuario_id is not None:
         regla = Regla(
             "mcp-usuario", lambda: ajustes.usuario_por_minuto, 60, lambda _r: str(usuario_id)
         )
     else:
-        clave = identidad.integracion_id
         regla = Regla(
-            "mcp-integracion", lambda: ajustes.integracion_por_minuto, 60, lambda _r: clave
+            "mcp-integracion", lambda: ajustes.integracion_por_minuto, 60, lambda _r: integracion_id
         )
     return aplicar(request, [regla], falla_cerrado=False)
 

@@ -19,6 +19,7 @@ MAX_TOKENS_ACTIVOS = 10
 # Last use is written at most once per interval per credential: a busy token must not turn
 # every call into an UPDATE.
 INTERVALO_ULTIMO_USO = timedelta(minutes=1)
+SEGUNDOS_USO = int(INTERVALO_ULTIMO_USO.total_seconds())
 
 
 class ErrorCredencial(Exception):
@@ -141,16 +142,26 @@ def _toca_anotar(marca: str, ultimo: datetime | None, ahora: datetime) -> bool:
     if ultimo is not None and ahora - ultimo < INTERVALO_ULTIMO_USO:
         return False
     try:
-        return bool(cache.add(marca, 1, int(INTERVALO_ULTIMO_USO.total_seconds())))
+        return bool(cache.add(marca, 1, SEGUNDOS_USO))
     except Exception:
         return True
+
+
+def marca_uso_token(token_id: int, ip: str) -> str:
+    """The shared cache's mark of a token's last use from an IP (see `_toca_anotar`)."""
+    return f"mcp:uso:t{token_id}:{ip}"
+
+
+def marca_uso_clave(clave_id: int) -> str:
+    """The shared cache's mark of an API key's last use."""
+    return f"mcp:uso:k{clave_id}"
 
 
 def anotar_uso_token(token: TokenPersonal, ip: str, ahora: datetime | None = None) -> None:
     """Record last use (time and IP), at most once a minute unless the IP changed."""
     ahora = ahora or timezone.now()
     ultimo = token.ultimo_uso if token.ultima_ip == ip else None
-    if not _toca_anotar(f"mcp:uso:t{token.pk}:{ip}", ultimo, ahora):
+    if not _toca_anotar(marca_uso_token(token.pk, ip), ultimo, ahora):
         return
     TokenPersonal.objects.filter(pk=token.pk).update(ultimo_uso=ahora, ultima_ip=ip)
     token.ultimo_uso, token.ultima_ip = ahora, ip
@@ -159,7 +170,7 @@ def anotar_uso_token(token: TokenPersonal, ip: str, ahora: datetime | None = Non
 def anotar_uso_clave(clave: ClaveApi, ahora: datetime | None = None) -> None:
     """Record last use of an API key, at most once a minute."""
     ahora = ahora or timezone.now()
-    if not _toca_anotar(f"mcp:uso:k{clave.pk}", clave.ultimo_uso, ahora):
+    if not _toca_anotar(marca_uso_clave(clave.pk), clave.ultimo_uso, ahora):
         return
     ClaveApi.objects.filter(pk=clave.pk).update(ultimo_uso=ahora)
     clave.ultimo_uso = ahora

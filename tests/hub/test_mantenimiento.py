@@ -192,7 +192,12 @@ def test_a_bad_retention_stops_the_start(variable, valor):
 
     resultado = subprocess.run(
         [sys.executable, "-c", "import hub.settings"],
-        env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "hub.settings", variable: valor},
+        env={
+            "PATH": "/usr/bin:/bin",
+            "DJANGO_SETTINGS_MODULE": "hub.settings",
+            "SECRET_KEY": "pruebas-" + "x1y2z3w4" * 7,
+            variable: valor,
+        },
         capture_output=True,
         text=True,
         check=False,

@@ -215,9 +215,9 @@ def test_no_organization_data_is_read_and_the_cost_is_fixed(
     client, como_limitado, django_assert_num_queries
 ):
     _ayuda(client, como_limitado, consulta="token personal")
-    # Credentials (token, key, permissions) and the audit row: nothing else (a read-only tool
-    # runs without a transaction, so no savepoints either).
-    with django_assert_num_queries(5) as una:
+    # The audit row: nothing else (credentials and permissions come from the cache, and a
+    # read-only tool runs without a transaction, so no savepoints either).
+    with django_assert_num_queries(1) as una:
         _ayuda(client, como_limitado, consulta="qué significa saldo de un CDP")
     with django_assert_num_queries(len(una.captured_queries)):
         _ayuda(client, como_limitado, consulta="xyzzy plugh frobnicate")

@@ -536,9 +536,9 @@ def test_the_number_of_queries_does_not_grow_with_the_data(
 
 def test_the_query_count_of_the_owners_full_search(client, mundo, django_assert_num_queries):
     _buscar(client, mundo["duena"], texto="conectividad")
-    # Credentials 4, audit 1; requests: roles + count + page; documents: count + page; budget:
-    # 2 counts + 2 pages.
-    with django_assert_num_queries(14):
+    # Audit 1; requests: roles + count + page; documents: count + page; budget: 2 counts + 2
+    # pages (credentials and permissions come from the cache).
+    with django_assert_num_queries(10):
         _buscar(client, mundo["duena"], texto="conectividad")
-    with django_assert_num_queries(14 - 4):
+    with django_assert_num_queries(10 - 4):
         _buscar(client, mundo["duena"], texto="conectividad", ambitos=["solicitudes", "documentos"])

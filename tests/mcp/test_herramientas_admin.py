@@ -152,16 +152,16 @@ def test_the_diagnosis_costs_a_fixed_number_of_queries(
     client, como_admin, django_assert_num_queries
 ):
     llamar(client, "diagnostico_servicio", {}, **como_admin)
-    # Credentials 4, the check's own savepoint pair, SELECT 1, migrations table check + applied
-    # ones, audit row (a read-only tool opens no transaction of its own).
-    with django_assert_num_queries(10) as una:
+    # The check's own savepoint pair, SELECT 1, migrations table check + applied ones, audit row
+    # (credentials come from the cache; a read-only tool opens no transaction of its own).
+    with django_assert_num_queries(6) as una:
         llamar(client, "diagnostico_servicio", {}, **como_admin)
     UserFactory.create_batch(5)
     RegistroAuditoria.objects.bulk_create(
         RegistroAuditoria(credencial="clave_api", herramienta="x", resultado="ok")
         for _ in range(50)
     )
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(6):
         llamar(client, "diagnostico_servicio", {}, **como_admin)
     assert any(q["sql"] == "SELECT 1" for q in una.captured_queries)
 
@@ -355,8 +355,8 @@ def test_the_usage_costs_the_same_whatever_the_volume(
     client, como_admin, auditoria, django_assert_num_queries
 ):
     llamar(client, "uso_asistente", {}, **como_admin)
-    # Credentials 4, four GROUP BY queries, audit row.
-    with django_assert_num_queries(9):
+    # Four GROUP BY queries, audit row (credentials come from the cache).
+    with django_assert_num_queries(5):
         llamar(client, "uso_asistente", {}, **como_admin)
     RegistroAuditoria.objects.bulk_create(
         RegistroAuditoria(
@@ -367,6 +367,6 @@ def test_the_usage_costs_the_same_whatever_the_volume(
         )
         for i in range(300)
     )
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(5):
         datos = _valida(llamar(client, "uso_asistente", {}, **como_admin), "uso_asistente")
     assert datos["total_llamadas"] == 9 + 2 + 300  # the two earlier uso_asistente calls

@@ -177,3 +177,15 @@ def test_the_password_hash_never_reaches_the_cache(client, credenciales, persona
     assert guardado.usuario.pk == persona.pk
     assert "password" not in guardado.usuario.__dict__
     assert identidades.token(token.digest).usuario.has_perm(USAR)
+
+
+def test_new_people_and_credentials_leave_the_cached_identities_alone(
+    client, credenciales, django_assert_num_queries
+):
+    _clave, _token, cabeceras = credenciales
+    _ping(client, cabeceras)
+    otra = UserFactory(username="otra_persona", permisos=[USAR])
+    nuevo_token(otra)
+    nueva_clave()
+    with django_assert_num_queries(0):
+        assert _ping(client, cabeceras).status == 200

@@ -211,8 +211,8 @@ def test_the_cost_is_the_same_for_a_bare_and_a_rich_profile(
     # First uses write the credentials' last use: warm both up.
     _accesos(client, como_limitado)
     _accesos(client, rica)
-    # Credentials (token, key, two permission reads), roles, areas, permission names, audit row.
-    with django_assert_num_queries(8) as pobre:
+    # Roles, areas, permission names, audit row (credentials and permissions come from the cache).
+    with django_assert_num_queries(4) as pobre:
         _accesos(client, como_limitado)
     with django_assert_num_queries(len(pobre.captured_queries)):
         _accesos(client, rica)
