@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 
-from hub import registro_logs, respuestas, seguridad
+from hub import paginas_error, registro_logs, respuestas, seguridad
 from hub.ip import ip_cliente
 from hub.limites import CacheNoDisponible, contar
 from hub.models import Limites
@@ -100,8 +100,11 @@ class PrimeraLineaMiddleware:
             except CacheNoDisponible:
                 logger.warning("cache no disponible: límite global no aplicado")
         if uso is not None and uso.excedido:
-            response: HttpResponse = respuestas.error(
-                429, headers={"Retry-After": str(uso.reintentar_en)}
+            espera = {"Retry-After": str(uso.reintentar_en)}
+            response: HttpResponse = (
+                respuestas.error(429, headers=espera)
+                if es_api
+                else paginas_error.demasiadas(request, espera)
             )
         else:
             response = self.get_response(request)
@@ -112,9 +115,12 @@ class PrimeraLineaMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception):
         """Under /api/ an exception never becomes an HTML page: the envelope answers."""
+        es_api = respuestas.es_ruta_api(request.path)
         if isinstance(exception, respuestas.ErrorAPI):
+            if not es_api:
+                return paginas_error.de_error_api(request, exception)  # a person's page
             return respuestas.respuesta_de_error(exception)
-        if not respuestas.es_ruta_api(request.path):
+        if not es_api:
             return None
         if isinstance(exception, Http404):
             return respuestas.error(404)

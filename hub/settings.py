@@ -54,6 +54,8 @@ _DEV_SECRET = "dev-insecure-only-for-local-use-0123456789-abcdefghijklmnopqrstuv
 SECRET_KEY = os.environ.get("SECRET_KEY") or _DEV_SECRET
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS", [])
+# The branded Spanish page (Django's own renders without the request: no brand, no CSP nonce).
+CSRF_FAILURE_VIEW = "hub.paginas_error.csrf_fallido"
 
 # How many reverse proxies in front of us append to X-Forwarded-For (0: use REMOTE_ADDR).
 HUB_PROXIES_CONFIABLES = _int("HUB_PROXIES_CONFIABLES", 0)

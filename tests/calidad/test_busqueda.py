@@ -116,6 +116,7 @@ def test_buscar_documentos_returns_the_interface_item_with_exact_types(pqrs):
         "proceso": "Atención y Servicio al Ciudadano",
         "estado": "publicado",
         "fecha_publicacion": "2024-02-12",
+        "enlace": f"/calidad/documentos/{pqrs.uid}",
     }
     assert isinstance(item["id"], int)
 
