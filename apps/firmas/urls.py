@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from django.urls import re_path
+from django.urls import path, re_path
 
 from apps.firmas import api, views
 
@@ -15,6 +15,7 @@ urlpatterns = [
     re_path(
         rf"^api/v1/paa/firmas/verificar/{CUALQUIER_TEXTO}$", api.verificar, name="verificar_paa"
     ),
+    path("verificar/", views.formulario_verificacion, name="formulario_verificacion"),
     re_path(
         rf"^verificar/{CUALQUIER_TEXTO}$", views.pagina_verificacion, name="pagina_verificacion"
     ),
