@@ -63,11 +63,12 @@ def _vigencia(ctx: ContextoDemo) -> Vigencia:
     vigencia = Vigencia.objects.filter(anio=anio).first()
     if vigencia is None:
         vigencia = services.crear_vigencia(anio=anio, tope=tope)
+        # Activated when created only: a later run respects an administrator's choice.
+        services.activar_vigencia(vigencia=vigencia)
     elif vigencia.tope < tope:
+        # A larger --escala needs the room for its bulk documents.
         Vigencia.objects.filter(pk=vigencia.pk).update(tope=tope)
         vigencia.tope = tope
-    if not vigencia.activa:
-        services.activar_vigencia(vigencia=vigencia)
     return vigencia
 
 
