@@ -369,9 +369,7 @@ def test_request_filters_estado_tipo_and_dates(client, mundo):
     auditora = mundo["auditora"]
 
     def numeros(**filtros):
-        datos = _valida(
-            _buscar(client, auditora, texto="conectividad", alcance="todas", **filtros)
-        )
+        datos = _valida(_buscar(client, auditora, texto="conectividad", alcance="todas", **filtros))
         # Filters never touch the other scopes.
         assert datos["documentos"]["total"] == 1
         return _numeros(datos["solicitudes"])
