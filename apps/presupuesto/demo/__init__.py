@@ -257,7 +257,9 @@ def _firmas(cdps, rps, lineas, usuarios) -> dict[str, str]:
     anulada = _firmar(cdps["sede-duplicado"], completo, "Ordenadora del gasto")
     if not anulada.anulada:
         anulada = firmas.anular(
-            firma=anulada, motivo="El CDP se anuló por duplicidad y el trámite se reinició."
+            firma=anulada,
+            motivo="El CDP se anuló por duplicidad y el trámite se reinició.",
+            motivo_publico=True,  # no personal data: the verification page may show it
         )
     return {"valida": str(valida.token), "anulada": str(anulada.token)}
 

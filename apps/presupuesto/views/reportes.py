@@ -27,7 +27,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_safe
 
 from apps.presupuesto import exportar, reportes
-from apps.presupuesto.herramientas.comun import PERSONALIZADOS
+from apps.presupuesto.herramientas.comun import PERSONALIZADOS, pesos
 from apps.presupuesto.pantallas import tiene_alguno
 from apps.presupuesto.reportes import FUENTES, FichaInvalida
 from apps.presupuesto.templatetags.presupuesto import miles
@@ -267,7 +267,13 @@ def _errores(exc: FichaInvalida) -> list[str]:
     return textos
 
 
+def _celda_legible(campo: reportes.Campo, valor: Any) -> Any:
+    if campo.tipo == "numero" and valor is not None:
+        return pesos(Decimal(str(valor)))
+    return campo.para_personas(valor)
+
+
 def _muestra_legible(ficha: reportes.Ficha, muestra: list[dict[str, Any]]) -> list[list[Any]]:
-    """The preview rows as cells in column order, enum codes as their labels."""
+    """The preview rows as cells in column order: amounts in pesos, enum codes as labels."""
     columnas = reportes.columnas_de(ficha)
-    return [[c.para_personas(fila.get(nombre)) for nombre, c in columnas] for fila in muestra]
+    return [[_celda_legible(c, fila.get(nombre)) for nombre, c in columnas] for fila in muestra]
