@@ -20,26 +20,29 @@ def _solicitud_de(request: HttpRequest, numero_radicado: str | None) -> Solicitu
     return Solicitud.objects.visibles_para(request.user).por_numero(numero_radicado).first()
 
 
+def _pantalla(
+    request: HttpRequest, datos: dict | None, documento: str, plantilla: str
+) -> HttpResponse:
+    """The screen of a document the person may see (with its originating request), else 404."""
+    if datos is None:
+        raise Http404(NO_DISPONIBLE)
+    if documento in ("cdp", "rp"):
+        datos["solicitud"] = _solicitud_de(request, datos[documento].numero_radicado)
+    return render(request, plantilla, datos)
+
+
 @login_required
 @require_safe
 def cdp(request: HttpRequest, pk: int) -> HttpResponse:
     """/presupuesto/cdp/<id>: one CDP (the `enlace` of estado_cdp); 404 for anyone else."""
-    datos = pantallas.cdp(request.user, pk)
-    if datos is None:
-        raise Http404(NO_DISPONIBLE)
-    datos["solicitud"] = _solicitud_de(request, datos["cdp"].numero_radicado)
-    return render(request, "presupuesto/cdp.html", datos)
+    return _pantalla(request, pantallas.cdp(request.user, pk), "cdp", "presupuesto/cdp.html")
 
 
 @login_required
 @require_safe
 def rp(request: HttpRequest, pk: int) -> HttpResponse:
     """/presupuesto/rp/<id>: one RP (the `enlace` of estado_rp); 404 for anyone else."""
-    datos = pantallas.rp(request.user, pk)
-    if datos is None:
-        raise Http404(NO_DISPONIBLE)
-    datos["solicitud"] = _solicitud_de(request, datos["rp"].numero_radicado)
-    return render(request, "presupuesto/rp.html", datos)
+    return _pantalla(request, pantallas.rp(request.user, pk), "rp", "presupuesto/rp.html")
 
 
 @login_required
@@ -47,6 +50,4 @@ def rp(request: HttpRequest, pk: int) -> HttpResponse:
 def linea_paa(request: HttpRequest, pk: int) -> HttpResponse:
     """/presupuesto/paa/<id>: one PAA line (the `enlace` of resumen_ejecutivo's lines)."""
     datos = pantallas.linea(request.user, pk)
-    if datos is None:
-        raise Http404(NO_DISPONIBLE)
-    return render(request, "presupuesto/linea_paa.html", datos)
+    return _pantalla(request, datos, "linea", "presupuesto/linea_paa.html")
