@@ -14,7 +14,7 @@ from django.contrib.sessions.middleware import SessionMiddleware
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 
-from hub import chunked, precarga, registro_logs, respuestas, seguridad
+from hub import chunked, paginas_error, precarga, registro_logs, respuestas, seguridad
 from hub.limites import CacheNoDisponible, clave_ip, contar
 from hub.models import Limites
 from hub.singleton import memoria_de_peticion
@@ -138,8 +138,12 @@ class LimiteGlobalMiddleware:
             logger.warning("cache no disponible: límite global no aplicado")
             return self.get_response(request)
         if uso.excedido:
-            response: HttpResponse = respuestas.error(
-                429, headers={"Retry-After": str(uso.reintentar_en)}
+            espera = {"Retry-After": str(uso.reintentar_en)}
+            # A person's page gets the branded page; an API path, the envelope.
+            response: HttpResponse = (
+                respuestas.error(429, headers=espera)
+                if respuestas.es_ruta_api(request.path)
+                else paginas_error.demasiadas(request, espera)
             )
         else:
             response = self.get_response(request)
@@ -149,7 +153,8 @@ class LimiteGlobalMiddleware:
 
 
 class ErroresApiMiddleware:
-    """Under /api/ an exception never becomes an HTML page: the envelope answers."""
+    """Under /api/ an exception never becomes an HTML page: the envelope answers; on a page, an
+    API error raised there gets the branded page."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -158,9 +163,12 @@ class ErroresApiMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception):
+        es_api = respuestas.es_ruta_api(request.path)
         if isinstance(exception, respuestas.ErrorAPI):
+            if not es_api:
+                return paginas_error.de_error_api(request, exception)  # a person's page
             return respuestas.respuesta_de_error(exception)
-        if not respuestas.es_ruta_api(request.path):
+        if not es_api:
             return None
         if isinstance(exception, Http404):
             return respuestas.error(404)

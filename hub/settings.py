@@ -104,6 +104,9 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
+# The branded Spanish page (Django's own renders without the request: no brand, no CSP nonce).
+CSRF_FAILURE_VIEW = "hub.paginas_error.csrf_fallido"
+
 # The reverse proxies' addresses or networks (127.0.0.1,10.0.0.0/8): X-Forwarded-For is read only
 # when the request comes from one of them (hub/ip.py). Empty: nobody, REMOTE_ADDR is the client.
 HUB_PROXIES_CONFIABLES = env.redes("HUB_PROXIES_CONFIABLES")

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path, re_path
-from django.views import defaults
-from django.views.generic import RedirectView
 
-from hub import respuestas
+from apps.solicitudes.views import inicio
+from hub import paginas_error, respuestas
 from hub.openapi.vistas import EsquemaAPI, documentacion
 from hub.ping import SERVICIOS, vista_ping
 
@@ -22,11 +21,13 @@ def no_encontrado(request, resto: str = ""):
 
 
 urlpatterns = [
-    path("", RedirectView.as_view(pattern_name="cuentas:login", permanent=False)),
+    path("", inicio, name="inicio"),
     path("admin/", admin.site.urls),
     path("cuentas/", include("apps.cuentas.urls")),
     path("auth/", include("apps.marca.urls")),
     path("presupuesto/", include("apps.firmas.urls")),
+    path("presupuesto/", include("apps.presupuesto.urls")),
+    path("calidad/", include("apps.calidad.urls")),
     path("solicitudes/", include("apps.solicitudes.urls")),
     path("mcp/", include("apps.mcp.urls")),
     path("notificaciones/", include("apps.notificaciones.urls")),
@@ -38,7 +39,8 @@ urlpatterns = [
     re_path(r"^(?P<resto>(?:[\w-]+/)?api(?:/.*)?)$", no_encontrado),
 ]
 
-handler400 = respuestas.handler_api(400, defaults.bad_request)
-handler403 = respuestas.handler_api(403, defaults.permission_denied)
-handler404 = respuestas.handler_api(404, defaults.page_not_found)
-handler500 = respuestas.handler_api(500, defaults.server_error)
+# People get the branded Spanish pages (hub.paginas_error); /api/ paths the envelope.
+handler400 = respuestas.handler_api(400, paginas_error.solicitud_invalida)
+handler403 = respuestas.handler_api(403, paginas_error.prohibido)
+handler404 = respuestas.handler_api(404, paginas_error.no_encontrado)
+handler500 = respuestas.handler_api(500, paginas_error.error_servidor)

@@ -35,6 +35,8 @@ ITEM_DOCUMENTO: dict[str, Any] = {
         "proceso": _TEXTO,
         "estado": {"type": "string", "const": "publicado"},
         "fecha_publicacion": {"type": "string", "format": "date"},
+        # Added field: the page of the document (its uid is stable across versions).
+        "enlace": {"type": "string", "pattern": r"^/calidad/documentos/\w+$"},
     },
     "required": [
         "id",
@@ -47,6 +49,7 @@ ITEM_DOCUMENTO: dict[str, Any] = {
         "proceso",
         "estado",
         "fecha_publicacion",
+        "enlace",
     ],
     "additionalProperties": False,
 }
@@ -80,7 +83,7 @@ def documento_limpio(item: dict[str, Any]) -> dict[str, Any]:
         "Busca documentos vigentes (publicados) del sistema de gestión de calidad por texto "
         "libre sobre el título, el código (actual o anterior) o el tema. Devuelve la "
         "identificación de cada documento (código, título, versión, tipo, proceso, fecha de "
-        "publicación), nunca borradores ni el contenido."
+        "publicación) y el enlace a su página en el hub, nunca borradores ni el contenido."
     ),
     acceso=Acceso.PUBLICA,
     argumentos=ArgsBuscarDocumento,

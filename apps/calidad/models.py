@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 
 from apps.calidad.uid import nuevo_uid
 from hub.busqueda import ConBusqueda, filtrar_texto
@@ -155,6 +156,11 @@ class Documento(ConBusqueda):
             [self.codigo_publicado, *anteriores, self.titulo, self.temas, nombre_proceso]
         )
 
+    @property
+    def enlace(self) -> str:
+        """Relative path of the document's page; the uid is stable across versions."""
+        return reverse("calidad:documento", args=[self.uid])
+
     def resumen_publico(self) -> dict:
         """The item of buscar_documento (identification only, never the content)."""
         return {
@@ -170,4 +176,5 @@ class Documento(ConBusqueda):
             "fecha_publicacion": (
                 self.fecha_publicacion.isoformat() if self.fecha_publicacion else None
             ),
+            "enlace": self.enlace,
         }

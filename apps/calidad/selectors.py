@@ -14,3 +14,13 @@ def buscar_documentos(*, texto: str, limite: int = 10) -> dict:
         for d in encontrados.select_related("proceso").order_by("codigo_publicado", "id")[:limite]
     ]
     return {"texto": texto, "total": total, "documentos": documentos}
+
+
+def documento_vigente(uid: str) -> Documento | None:
+    """The published version of the document `uid` (never a draft nor an obsolete version)."""
+    return (
+        Documento.objects.vigentes()
+        .select_related("proceso")
+        .filter(uid=(uid or "").strip().upper())
+        .first()
+    )

@@ -1,4 +1,10 @@
 from __future__ import annotations
 
+from django.urls import re_path
+
+from apps.calidad import views
+
 app_name = "calidad"
-urlpatterns: list = []
+urlpatterns = [
+    re_path(r"^documentos/(?P<uid>[0-9A-Za-z]{1,40})$", views.documento, name="documento"),
+]

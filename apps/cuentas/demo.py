@@ -138,10 +138,13 @@ def cargar(ctx: ContextoDemo) -> None:
     areas = {}
     for sigla, nombre in AREAS:
         areas[sigla], _ = Area.objects.get_or_create(sigla=sigla, defaults={"nombre": nombre})
+    # Roles and people are set up when created; a later run leaves an administrator's changes
+    # (a role's permissions, someone's roles or areas) alone.
     roles = {}
     for nombre, nombres_permisos in ROLES.items():
-        roles[nombre], _ = Group.objects.get_or_create(name=nombre)
-        roles[nombre].permissions.set(permisos(nombres_permisos))
+        roles[nombre], creado = Group.objects.get_or_create(name=nombre)
+        if creado:
+            roles[nombre].permissions.set(permisos(nombres_permisos))
 
     usuarios = {}
     for username, (nombre, apellido, cargo, sus_roles, sus_areas, activo) in PERSONAS.items():
@@ -158,10 +161,10 @@ def cargar(ctx: ContextoDemo) -> None:
         if creado:
             usuario.set_password(CLAVE_DEMO)
             usuario.save(update_fields=["password"])
-        usuario.groups.set([roles[r] for r in sus_roles])
-        usuario.areas.set(
-            list(areas.values()) if sus_areas is None else [areas[a] for a in sus_areas]
-        )
+            usuario.groups.set([roles[r] for r in sus_roles])
+            usuario.areas.set(
+                list(areas.values()) if sus_areas is None else [areas[a] for a in sus_areas]
+            )
         usuarios[username] = usuario
 
     admin, creado = User.objects.get_or_create(

@@ -40,7 +40,13 @@ class AnularForm(forms.Form):
         label="Motivo de la anulación",
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Queda registrado con la firma; no se publica en la verificación.",
+        help_text="Queda registrado con la firma.",
+    )
+    publicar = forms.BooleanField(
+        label="Mostrar el motivo en la verificación pública",
+        required=False,
+        help_text="Solo si no contiene datos personales (nombres, documentos, correos o "
+        "teléfonos). Sin marcar, la verificación dice cuándo se anuló, no por qué.",
     )
 
 
@@ -73,6 +79,7 @@ class FirmaAdmin(admin.ModelAdmin):
         "anulada",
         "anulada_en",
         "motivo_anulacion",
+        "motivo_publico",
         "codigo_qr",
     )
     readonly_fields = fields
@@ -171,11 +178,19 @@ class FirmaAdmin(admin.ModelAdmin):
         form = AnularForm(request.POST if "confirmar" in request.POST else None)
         if form.is_bound and form.is_valid():
             hechas = 0
-            for firma in queryset.filter(anulada=False):
-                services.anular(firma=firma, motivo=form.cleaned_data["motivo"])
-                hechas += 1
-            self.message_user(request, f"{hechas} firma(s) anulada(s).", messages.SUCCESS)
-            return None
+            try:
+                for firma in queryset.filter(anulada=False):
+                    services.anular(
+                        firma=firma,
+                        motivo=form.cleaned_data["motivo"],
+                        motivo_publico=form.cleaned_data["publicar"],
+                    )
+                    hechas += 1
+            except services.FirmaInvalida as exc:
+                form.add_error("motivo", str(exc))
+            else:
+                self.message_user(request, f"{hechas} firma(s) anulada(s).", messages.SUCCESS)
+                return None
         contexto = {
             **self.admin_site.each_context(request),
             "title": "Anular firmas",

@@ -57,6 +57,12 @@ class Firma(models.Model):
     anulada = models.BooleanField(default=False)
     anulada_en = models.DateTimeField(null=True, blank=True)
     motivo_anulacion = models.TextField("motivo de la anulación", blank=True)
+    motivo_publico = models.BooleanField(
+        "motivo publicable",
+        default=False,
+        help_text="Quien anuló declaró que el motivo no tiene datos personales: la verificación "
+        "pública lo muestra.",
+    )
 
     objects = FirmaQuerySet.as_manager()
 

@@ -58,11 +58,8 @@ def hora_local(instante) -> str:
     return timezone.localtime(instante, zona).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def resumen_verificacion(token: str) -> dict[str, Any] | None:
-    """The `data` of the verification endpoint, or None when no signature has that code.
-
-    Three queries whatever the data: the signature (with its type), the document, one COUNT.
-    """
+def _verificacion(token: str) -> tuple[Firma, dict[str, Any]] | None:
+    """The signature and the `data` of the verification endpoint (three queries)."""
     firma = Firma.objects.select_related("content_type").filter(token=token_de(token)).first()
     if firma is None:
         return None
@@ -72,7 +69,7 @@ def resumen_verificacion(token: str) -> dict[str, Any] | None:
     vigentes = Firma.objects.filter(
         content_type_id=firma.content_type_id, object_id=firma.object_id, anulada=False
     ).count()
-    return {
+    return firma, {
         "valido": not firma.anulada,
         "anulada": firma.anulada,
         "firmante": limpiar(firma.firmante),
@@ -81,6 +78,30 @@ def resumen_verificacion(token: str) -> dict[str, Any] | None:
         "documento": resumen_documento(documento),
         "total_firmas": vigentes,
     }
+
+
+def resumen_verificacion(token: str) -> dict[str, Any] | None:
+    """The `data` of the verification endpoint, or None when no signature has that code.
+
+    Three queries whatever the data: the signature (with its type), the document, one COUNT.
+    """
+    encontrada = _verificacion(token)
+    return encontrada[1] if encontrada else None
+
+
+def verificacion_para_personas(token: str) -> dict[str, Any] | None:
+    """What the human page shows: the endpoint's data plus, for an annulled signature, when it
+    was annulled and the reason if whoever annulled it marked it publishable."""
+    encontrada = _verificacion(token)
+    if encontrada is None:
+        return None
+    firma, datos = encontrada
+    if firma.anulada:
+        datos["anulada_en"] = hora_local(firma.anulada_en) if firma.anulada_en else None
+        datos["motivo_anulacion"] = (
+            limpiar(firma.motivo_anulacion) if firma.motivo_publico else None
+        )
+    return datos
 
 
 # The public verification is read far more often than a signature or its document changes: its

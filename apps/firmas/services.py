@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
@@ -12,6 +13,10 @@ from django.utils import timezone
 from apps.firmas.models import Firma
 from apps.firmas.selectors import olvidar_verificaciones
 from hub.texto import limpiar
+
+# What a reason to publish must not contain: e-mail addresses, and runs of six or more digits
+# (identity documents, phone numbers), dots and spaces between them included.
+_DATO_PERSONAL = re.compile(r"[^\s@]+@[^\s@]+\.[^\s@]+|\d(?:[\d .-]*\d){5,}")
 
 
 class FirmaInvalida(ValueError):
@@ -53,28 +58,49 @@ def firmar(
         )
 
 
-def anular(*, firma: Firma, motivo: str) -> Firma:
-    """Annul a signature with a reason; annulling it again keeps the first date and reason."""
+def _motivo(motivo: str, publico: bool) -> str:
     razon = _texto(motivo, "El motivo de la anulación", 2000)
+    if publico and _DATO_PERSONAL.search(razon):
+        raise FirmaInvalida(
+            "El motivo parece tener datos personales (un correo o un número de documento o de "
+            "teléfono): quítelos o no lo publique."
+        )
+    return razon
+
+
+def anular(*, firma: Firma, motivo: str, motivo_publico: bool = False) -> Firma:
+    """Annul a signature with a reason; annulling it again keeps the first date and reason.
+
+    `motivo_publico`: whoever annuls declares the reason free of personal data, and the public
+    verification shows it (a reason that still looks personal is refused).
+    """
+    razon = _motivo(motivo, motivo_publico)
+    campos = ["anulada", "anulada_en", "motivo_anulacion", "motivo_publico"]
     with transaction.atomic():
         actual = Firma.objects.select_for_update().get(pk=firma.pk)
         if not actual.anulada:
             actual.anulada = True
             actual.anulada_en = timezone.now()
             actual.motivo_anulacion = razon
-            actual.save(update_fields=["anulada", "anulada_en", "motivo_anulacion"])
-    firma.refresh_from_db(fields=["anulada", "anulada_en", "motivo_anulacion"])
+            actual.motivo_publico = motivo_publico
+            actual.save(update_fields=campos)
+    firma.refresh_from_db(fields=campos)
     return actual
 
 
-def anular_firmas_de(*, documento: models.Model, motivo: str) -> int:
+def anular_firmas_de(*, documento: models.Model, motivo: str, motivo_publico: bool = False) -> int:
     """Annul every current signature of a document (e.g. the process was rejected and restarted)."""
-    razon = _texto(motivo, "El motivo de la anulación", 2000)
+    razon = _motivo(motivo, motivo_publico)
     with transaction.atomic():
         anuladas = (
             Firma.objects.de(documento)
             .vigentes()
-            .update(anulada=True, anulada_en=timezone.now(), motivo_anulacion=razon)
+            .update(
+                anulada=True,
+                anulada_en=timezone.now(),
+                motivo_anulacion=razon,
+                motivo_publico=motivo_publico,
+            )
         )
         olvidar_verificaciones()  # an update() sends no signal
         return anuladas

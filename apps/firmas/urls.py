@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from django.urls import re_path
+from django.urls import path, re_path
 
 from apps.firmas import api, views
 
@@ -21,6 +21,7 @@ urlpatterns = [
         api.VerificarFirmaPaaAPI.as_view(),
         name="verificar_paa",
     ),
+    path("verificar/", views.formulario_verificacion, name="formulario_verificacion"),
     re_path(
         rf"^verificar/{CUALQUIER_TEXTO}$", views.pagina_verificacion, name="pagina_verificacion"
     ),

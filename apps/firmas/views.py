@@ -1,21 +1,29 @@
-"""The human verification page that a phone opens when scanning the QR code."""
+"""The human verification page that a phone opens when scanning the QR code, and the form where
+a person types or pastes a code."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from apps.firmas.api import REGLA_VERIFICACION
-from apps.firmas.selectors import resumen_verificacion
+from apps.firmas.selectors import hora_local, verificacion_para_personas
 from hub import respuestas
 from hub.limites import aplicar, cabeceras
 
 PLANTILLA = "firmas/verificacion.html"
+# A code as printed (with or without hyphens, any case), alone or inside a pasted address.
+CODIGO = re.compile(
+    r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}", re.IGNORECASE
+)
 # Not cached (annulment must show at once), not indexed, and the code in the address is not
 # passed on to other sites through Referer.
 CABECERAS = {
@@ -87,10 +95,42 @@ def _cabeceras(respuesta: HttpResponse, valores: dict[str, str]) -> None:
         respuesta[nombre] = valor
 
 
+def _zona() -> str:
+    if settings.TIME_ZONE == "America/Bogota":
+        return "hora de Colombia"
+    return f"hora de {settings.TIME_ZONE}"
+
+
+@csrf_exempt  # read-only page: other methods get a plain 405, never a CSRF error
+@require_safe
+def formulario_verificacion(request: HttpRequest) -> HttpResponse:
+    """GET /presupuesto/verificar/[?codigo=...]: type or paste the code of a QR (or its address).
+
+    A recognizable code goes to its verification page; nothing is looked up here, so the form
+    spends none of the verification limit.
+    """
+    escrito = request.GET.get("codigo")
+    contexto: dict[str, Any] = {"estado": "formulario", "escrito": (escrito or "")[:300]}
+    if escrito is not None:
+        encontrado = CODIGO.search(escrito)
+        if encontrado:
+            codigo = encontrado.group(0).lower()
+            return redirect(reverse("firmas:pagina_verificacion", kwargs={"token": codigo}))
+        contexto["error"] = (
+            "No encontramos un código de verificación en lo que escribió. El código tiene 32 "
+            "letras y números (a veces con guiones), como 3f2b9c1e-4d5a-4e6f-8a7b-0c1d2e3f4a5b."
+        )
+    respuesta = render(request, PLANTILLA, contexto)
+    respuesta["X-Robots-Tag"] = "noindex"
+    return respuesta
+
+
 @csrf_exempt  # read-only page: other methods get a plain 405, never a CSRF error
 @require_safe
 def pagina_verificacion(request: HttpRequest, token: str) -> HttpResponse:
     """GET /presupuesto/verificar/<token>: valid, annulled or not found, for people."""
+    # A trailing slash (or spaces) that a reader or a person added is not part of the code.
+    token = token.strip().rstrip("/").strip()
     try:
         uso = aplicar(request, [REGLA_VERIFICACION], falla_cerrado=False)
     except respuestas.ErrorAPI as exc:
@@ -102,21 +142,20 @@ def pagina_verificacion(request: HttpRequest, token: str) -> HttpResponse:
         )
         _cabeceras(respuesta, {**CABECERAS, **exc.headers})
         return respuesta
-    datos = resumen_verificacion(token)
+    datos = verificacion_para_personas(token)
     if datos is None:
         contexto: dict[str, Any] = {"estado": "no_encontrada", "codigo": token[:80]}
         status = 404
     else:
         contexto = {
             "estado": "anulada" if datos["anulada"] else "valida",
-            "zona": "hora de Colombia"
-            if settings.TIME_ZONE == "America/Bogota"
-            else f"hora de {settings.TIME_ZONE}",
             "datos": datos,
             "filas": filas_documento(datos["documento"]),
             "codigo": token,
         }
         status = 200
+    contexto["zona"] = _zona()
+    contexto["consultado_en"] = hora_local(timezone.now())
     respuesta = render(request, PLANTILLA, contexto, status=status)
     _cabeceras(respuesta, CABECERAS)
     if uso is not None:

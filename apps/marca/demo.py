@@ -82,10 +82,13 @@ def favicon_png() -> bytes:
 
 @transaction.atomic
 def cargar(ctx: ContextoDemo) -> None:
-    services.actualizar_marca(cambios=MARCA_DEMO)
-    services.guardar_imagen(slot="logo", datos=LOGO_SVG.encode("utf-8"))
-    services.guardar_imagen(slot="isotipo", datos=ISOTIPO_SVG.encode("utf-8"))
-    services.guardar_imagen(slot="favicon", datos=favicon_png())
+    """The demo brand, only on a brand nobody customized yet: a later run (`make run` again)
+    leaves what an administrator changed (colours, texts, images) as it is."""
+    if selectors.construir_publica()["datos"]["es_default"]:
+        services.actualizar_marca(cambios=MARCA_DEMO)
+        services.guardar_imagen(slot="logo", datos=LOGO_SVG.encode("utf-8"))
+        services.guardar_imagen(slot="isotipo", datos=ISOTIPO_SVG.encode("utf-8"))
+        services.guardar_imagen(slot="favicon", datos=favicon_png())
     version = selectors.construir_publica()["version"]
     ctx.objetos["marca_version"] = version
     ctx.anotar(

@@ -15,6 +15,7 @@ from apps.mcp import limites as limites_mcp
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import Acceso, ErrorHerramienta, Herramienta, Llamada, Resultado, registro
+from hub.enlaces import con_url
 from hub.respuestas import a_json, campos_de
 from hub.texto import sin_sustitutos, tiene_sustitutos
 
@@ -203,7 +204,8 @@ def llamar(
                     resultado = _ejecutar(llamada, argumentos)
                 except ErrorHerramienta as exc:
                     raise _Revertir(exc) from None
-            respuesta = resultado_json(resultado.resumen, resultado.datos, es_error=False)
+            datos = con_url(resultado.datos)  # an absolute `url` beside every `enlace`
+            respuesta = resultado_json(resultado.resumen, datos, es_error=False)
             codigo = "ok"
         except _Revertir as revertido:
             error = revertido.error

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from rest_framework import serializers
 
+from hub.enlaces import esquema_con_url
 from hub.serializadores import Estricto
 
 if TYPE_CHECKING:
@@ -114,7 +115,8 @@ class Herramienta:
         }
         object.__setattr__(self, "anotaciones", anotaciones)
         object.__setattr__(self, "_esquema_entrada", esquema_de(self.argumentos()))
-        object.__setattr__(self, "_esquema_salida", self._componer_salida())
+        # Every `enlace` of the output gets its absolute `url` beside it (hub.enlaces).
+        object.__setattr__(self, "_esquema_salida", esquema_con_url(self._componer_salida()))
 
     def _componer_salida(self) -> dict[str, Any]:
         if not self.escritura:

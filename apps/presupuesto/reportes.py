@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -28,7 +29,7 @@ MAX_MUESTRA = 5
 FORMATOS = ("xlsx", "csv")
 MAX_ORDEN = 3
 CLAVES_FICHA = ("fuente", "titulo", "filtros", "formato", "columnas", "orden")
-# The report builder page (outside this service) reads the ficha from this address.
+# The report builder page (apps.presupuesto.views.reportes) reads the ficha from this address.
 RUTA_CONSTRUCTOR = "/presupuesto/reportes/constructor"
 
 
@@ -39,6 +40,11 @@ class Campo:
     etiqueta: str
     opciones: tuple[str, ...] = ()
     ruta_busqueda: str | None = None  # normalized column used by `contiene`
+    nombres: tuple[tuple[str, str], ...] = ()  # (value, label) of an enum, for people
+
+    def para_personas(self, valor: Any) -> Any:
+        """An enum value as people read it (`en_revision` -> `En revisión`); others unchanged."""
+        return dict(self.nombres).get(valor, valor) if self.nombres else valor
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,7 @@ class Fuente:
 
 
 def _enum(ruta: str, etiqueta: str, choices) -> Campo:
-    return Campo(ruta, "enum", etiqueta, tuple(choices.values))
+    return Campo(ruta, "enum", etiqueta, tuple(choices.values), nombres=tuple(choices.choices))
 
 
 FUENTES: dict[str, Fuente] = {
@@ -341,22 +347,34 @@ def filas(user, ficha: Ficha) -> QuerySet:
     return qs.order_by(*orden, *fuente.orden)
 
 
+def columnas_de(ficha: Ficha) -> list[tuple[str, Campo]]:
+    """(name, field) of each column of the report, in order (all of the source's by default)."""
+    fuente = FUENTES[ficha.fuente]
+    return [(nombre, fuente.campos[nombre]) for nombre in ficha.columnas or fuente.campos]
+
+
 def preparar(user, ficha_cruda: Any) -> dict:
     """Validate a ficha and preview it: row count and a few rows (2 queries). No file is made."""
     ficha = validar_ficha(ficha_cruda)
-    fuente = FUENTES[ficha.fuente]
     qs = filas(user, ficha)
-    nombres = ficha.columnas or list(fuente.campos)
-    rutas = {nombre: fuente.campos[nombre].ruta for nombre in nombres}
+    rutas = {nombre: campo.ruta for nombre, campo in columnas_de(ficha)}
     muestra = []
     for fila in qs.values(*set(rutas.values()))[:MAX_MUESTRA]:
         muestra.append({nombre: _celda(fila[ruta]) for nombre, ruta in rutas.items()})
     return {
         "ficha": ficha.como_dict(),
-        "columnas": [{"campo": n, "etiqueta": fuente.campos[n].etiqueta} for n in nombres],
+        "columnas": [{"campo": n, "etiqueta": c.etiqueta} for n, c in columnas_de(ficha)],
         "total_filas": qs.count(),
         "muestra": muestra,
     }
+
+
+def valores(user, ficha: Ficha, *, lote: int = 2000) -> Iterator[tuple[Any, ...]]:
+    """Every row the preview counts, as a tuple in column order: dates, Decimal amounts and
+    clean texts. Read in batches (a server-side cursor on PostgreSQL), never all at once."""
+    rutas = [campo.ruta for _, campo in columnas_de(ficha)]
+    for fila in filas(user, ficha).values_list(*rutas).iterator(chunk_size=lote):
+        yield tuple(limpiar(v) if isinstance(v, str) else v for v in fila)
 
 
 def _celda(valor):

@@ -4,7 +4,6 @@ import datetime
 
 import pytest
 
-from apps.calidad import services
 from apps.calidad.models import Documento
 from apps.calidad.selectors import buscar_documentos
 from tests.calidad.factories import DocumentoFactory, ProcesoFactory
@@ -14,27 +13,6 @@ pytestmark = pytest.mark.django_db
 
 def _codigos(qs) -> list[str]:
     return sorted(qs.values_list("codigo_publicado", flat=True))
-
-
-@pytest.fixture
-def pqrs():
-    """ASC-PR-001 v3 published (it was SC-P-01 once), v1 and v2 obsolete, v4 a draft."""
-    proceso = ProcesoFactory(sigla="ASC", nombre="Atención y Servicio al Ciudadano")
-    v1 = services.crear_documento(
-        titulo="Procedimiento de gestión de peticiones, quejas y reclamos",
-        codigo_publicado="SC-P-01",
-        tipo="procedimiento",
-        proceso=proceso,
-        temas="PQRSD derecho de petición",
-    )
-    services.publicar_version(borrador=v1, fecha_publicacion=datetime.date(2019, 3, 1))
-    v2 = services.crear_borrador(documento=v1, codigo_publicado="ASC-PR-001")
-    services.publicar_version(borrador=v2, fecha_publicacion=datetime.date(2021, 6, 15))
-    v3 = services.crear_borrador(documento=v2)
-    services.publicar_version(borrador=v3, fecha_publicacion=datetime.date(2024, 2, 12))
-    services.crear_borrador(documento=v3, titulo="Procedimiento de PQRSD (borrador en revisión)")
-    v3.refresh_from_db()
-    return v3
 
 
 def test_only_the_current_published_version_is_vigente(pqrs):
@@ -116,6 +94,7 @@ def test_buscar_documentos_returns_the_interface_item_with_exact_types(pqrs):
         "proceso": "Atención y Servicio al Ciudadano",
         "estado": "publicado",
         "fecha_publicacion": "2024-02-12",
+        "enlace": f"/calidad/documentos/{pqrs.uid}",
     }
     assert isinstance(item["id"], int)
 

@@ -103,11 +103,21 @@ def test_a_page_made_for_a_signed_in_person_without_its_own_header_gets_no_store
     assert r["Cache-Control"] == "no-store"
 
 
-def test_a_page_that_never_reads_the_session_is_not_marked(client):
+def test_an_answer_that_never_reads_the_session_is_not_marked(client):
     client.force_login(UserFactory())
-    r = client.get("/no-existe/")  # Django's plain 404 page
-    assert r.status_code == 404
+    r = client.get("/calidad/api/v1/ping")
+    assert r.status_code == 200
     assert "Cache-Control" not in r
+
+
+def test_the_not_found_page_of_a_signed_in_person_is_not_stored(client):
+    # The branded page greets the person in its header: it was made for them.
+    persona = UserFactory(first_name="Marta", last_name="Lozano")
+    client.force_login(persona)
+    r = client.get("/no-existe/")
+    assert r.status_code == 404
+    assert "Marta Lozano" in r.content.decode()
+    assert r["Cache-Control"] == "no-store"
 
 
 def test_the_brand_keeps_its_public_caching_for_a_signed_in_person_with_credentials(

@@ -7,6 +7,7 @@ import json
 
 import jsonschema
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -28,6 +29,8 @@ CAMPOS = {
     "proceso",
     "estado",
     "fecha_publicacion",
+    "enlace",
+    "url",
 }
 
 
@@ -81,6 +84,8 @@ def test_the_api_key_alone_finds_current_documents_only(client, clave, documento
         "proceso": "Gestión del Talento Humano",
         "estado": "publicado",
         "fecha_publicacion": "2025-03-14",
+        "enlace": f"/calidad/documentos/{vigente.uid}",
+        "url": f"{settings.HUB_URL_PUBLICA}/calidad/documentos/{vigente.uid}",
     }
     assert json.loads(r.resultado["content"][1]["text"]) == datos
     assert "GTH-PR-004" in r.resultado["content"][0]["text"]

@@ -7,6 +7,7 @@ import re
 from datetime import datetime
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -27,6 +28,7 @@ CAMPOS = {
     "numero_radicado",
     "id_solicitud",
     "enlace",
+    "url",
     "tipo",
     "estado",
     "etapa_actual",
@@ -176,6 +178,7 @@ def test_every_listed_field_has_its_type(client, como, escenario):
         "numero_radicado": banco.numero_radicado,
         "id_solicitud": banco.pk,
         "enlace": f"/solicitudes/{banco.pk}",
+        "url": f"{settings.HUB_URL_PUBLICA}/solicitudes/{banco.pk}",
         "tipo": "Certificado laboral BS",
         "estado": "radicado",
         "etapa_actual": "Etapa 1 de Certificado laboral BS",

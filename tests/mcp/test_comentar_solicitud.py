@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -28,6 +29,7 @@ PREVIA = {
     "numero_radicado",
     "id_solicitud",
     "enlace",
+    "url",
     "tipo",
     "estado",
     "autor",
@@ -42,6 +44,7 @@ PUBLICADO = {
     "numero_radicado",
     "id_solicitud",
     "enlace",
+    "url",
     "autor",
     "fecha",
     "comentario",
@@ -112,6 +115,7 @@ def test_the_preview_names_request_state_author_and_text_and_writes_nothing(
         "numero_radicado": s.numero_radicado,
         "id_solicitud": s.pk,
         "enlace": f"/solicitudes/{s.pk}",
+        "url": f"{settings.HUB_URL_PUBLICA}/solicitudes/{s.pk}",
         "tipo": "Certificado CS",
         "estado": "radicado",
         "autor": "Ana Dueña",
@@ -141,6 +145,7 @@ def test_the_confirmation_publishes_the_comment_in_the_persons_name(client, como
         "numero_radicado": s.numero_radicado,
         "id_solicitud": s.pk,
         "enlace": f"/solicitudes/{s.pk}",
+        "url": f"{settings.HUB_URL_PUBLICA}/solicitudes/{s.pk}",
         "autor": "Ana Dueña",
         "fecha": datos["fecha"],
         "comentario": TEXTO,

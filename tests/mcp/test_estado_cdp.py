@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import jsonschema
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -50,7 +51,7 @@ CAMPOS = {
     "motivo_rechazo",
     "encontrado",
 }
-EXTRAS = {"area_sigla", "vigencia", "proyecto", "linea_paa", "enlace"}
+EXTRAS = {"area_sigla", "vigencia", "proyecto", "linea_paa", "enlace", "url"}
 IMPORTES = ("valor_inicial", "valor_actual", "comprometido", "saldo")
 
 
@@ -147,7 +148,8 @@ def test_the_owner_area_gets_every_field_with_its_type(client, mundo):
     assert datos["encontrado"] is True
     assert datos["vigencia"] == 2026 and datos["proyecto"] == "2026-001"
     assert datos["linea_paa"] is None
-    assert datos["enlace"] == f"/admin/presupuesto/cdp/{cdp.pk}/change/"
+    assert datos["enlace"] == f"/presupuesto/cdp/{cdp.pk}"
+    assert datos["url"] == f"{settings.HUB_URL_PUBLICA}/presupuesto/cdp/{cdp.pk}"
     for campo in IMPORTES:
         assert isinstance(datos[campo], int | float) and not isinstance(datos[campo], bool)
 

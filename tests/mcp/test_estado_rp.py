@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import jsonschema
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -50,7 +51,7 @@ CAMPOS = {
     "motivo_rechazo",
     "encontrado",
 }
-EXTRAS = {"movimientos", "area", "vigencia", "enlace"}
+EXTRAS = {"movimientos", "area", "vigencia", "enlace", "url"}
 IMPORTES = ("valor_inicial", "valor_actual", "obligado")
 DOCUMENTO = "900123456-7"
 
@@ -149,7 +150,8 @@ def test_the_owner_area_gets_every_field_with_its_type(client, mundo):
     assert datos["encontrado"] is True
     assert datos["movimientos"] == 1
     assert datos["area"] == "Oficina Asesora de Planeación" and datos["vigencia"] == 2026
-    assert datos["enlace"] == f"/admin/presupuesto/rp/{rp.pk}/change/"
+    assert datos["enlace"] == f"/presupuesto/rp/{rp.pk}"
+    assert datos["url"] == f"{settings.HUB_URL_PUBLICA}/presupuesto/rp/{rp.pk}"
     for campo in IMPORTES:
         assert isinstance(datos[campo], int | float) and not isinstance(datos[campo], bool)
 

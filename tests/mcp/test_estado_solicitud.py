@@ -25,6 +25,7 @@ COMPLETO = {
     "numero_radicado",
     "id_solicitud",
     "enlace",
+    "url",
     "estado",
     "tipo",
     "etapa_actual",

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import jsonschema
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -30,6 +31,7 @@ CAMPOS = {
     "numero_radicado",
     "id_solicitud",
     "enlace",
+    "url",
     "tipo",
     "resumen",
     "estado_solicitud",
@@ -166,6 +168,7 @@ def test_the_role_member_sees_the_common_inbox_with_every_field(client, como, es
         "numero_radicado": s.numero_radicado,
         "id_solicitud": s.pk,
         "enlace": f"/solicitudes/{s.pk}",
+        "url": f"{settings.HUB_URL_PUBLICA}/solicitudes/{s.pk}",
         "tipo": "Certificado MT",
         "resumen": "Certificado para el banco",  # invisible characters removed
         "estado_solicitud": "radicado",

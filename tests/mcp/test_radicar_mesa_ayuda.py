@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -44,6 +45,7 @@ RADICADO = {
     "numero_radicado",
     "id_solicitud",
     "enlace",
+    "url",
     "tipo",
     "estado",
     "etapa_actual",
@@ -151,6 +153,7 @@ def test_the_confirmation_files_the_ticket_and_answers_its_number(client, como, 
         "numero_radicado": f"MDA-{timezone.localdate().year}-000001",
         "id_solicitud": s.pk,
         "enlace": f"/solicitudes/{s.pk}",
+        "url": f"{settings.HUB_URL_PUBLICA}/solicitudes/{s.pk}",
         "tipo": "Soporte tecnológico MA",
         "estado": "radicado",
         "etapa_actual": "Etapa 1 de Soporte tecnológico MA",

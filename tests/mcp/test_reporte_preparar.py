@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 USAR = "mcp.asistente.usar"
 PERSONALIZADOS = "presupuesto.reportes.personalizados"
 TODAS = "presupuesto.areas.todas"
-CLAVES = {"peticion", "ficha", "fuente", "columnas", "total_filas", "muestra", "enlace"}
+CLAVES = {"peticion", "ficha", "fuente", "columnas", "total_filas", "muestra", "enlace", "url"}
 PREFIJO = "/presupuesto/reportes/constructor?ficha="
 
 

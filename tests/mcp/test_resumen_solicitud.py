@@ -9,6 +9,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -29,6 +30,7 @@ BASICOS = {
     "numero_radicado",
     "id_solicitud",
     "enlace",
+    "url",
     "tipo",
     "estado",
     "estado_visible",
@@ -145,6 +147,7 @@ def test_the_owner_gets_status_progress_next_responsible_and_history(client, com
         "numero_radicado": s.numero_radicado,
         "id_solicitud": s.pk,
         "enlace": f"/solicitudes/{s.pk}",
+        "url": f"{settings.HUB_URL_PUBLICA}/solicitudes/{s.pk}",
         "tipo": "Certificado RS",
         "estado": "en_tramite",
         "estado_visible": "En trámite",

@@ -123,7 +123,7 @@ def test_ficha_cdp_by_external_number_has_every_estado_cdp_field(mundo):
         "vigencia": 2026,
         "proyecto": mundo["proyecto"].codigo,
         "linea_paa": mundo["linea"].numero,
-        "enlace": f"/admin/presupuesto/cdp/{mundo['cdp'].pk}/change/",
+        "enlace": f"/presupuesto/cdp/{mundo['cdp'].pk}",
     }
 
 

@@ -1,4 +1,5 @@
-"""busqueda_global: one text over the caller's requests, current quality documents and CDP/RP.
+"""busqueda_global: one text over the requests the caller filed, current quality documents and
+CDP/RP.
 
 Each scope answers with its own fixed number of queries (a count and one page), whatever the
 volume; every item carries an `enlace` (formats in docs/decisiones.md, "busqueda_global").
@@ -76,8 +77,8 @@ class ArgsBusquedaGlobal(Estricto):
         choices=["mias", "todas"],
         default="mias",
         help_text=(
-            "Solo solicitudes: mias (las que usted puede ver) o todas (exige el permiso de "
-            "auditoría solicitudes.auditoria.ver)."
+            "Solo solicitudes: mias (las que usted radicó, como en buscar_solicitudes) o todas "
+            "(todas las radicadas; exige el permiso de auditoría solicitudes.auditoria.ver)."
         ),
     )
     limite = serializers.IntegerField(
@@ -119,14 +120,6 @@ def _ambito(item: dict[str, Any]) -> dict[str, Any]:
 
 # The items are those of buscar_solicitudes and buscar_documento, declared once there.
 _ITEM_SOLICITUD = ITEM_SOLICITUD
-_ITEM_DOCUMENTO = {
-    **ITEM_DOCUMENTO,
-    "properties": {
-        **ITEM_DOCUMENTO["properties"],
-        "enlace": {"type": "string", "pattern": r"^/calidad/documentos/\w+$"},
-    },
-    "required": [*ITEM_DOCUMENTO["required"], "enlace"],
-}
 _ITEM_PRESUPUESTO = {
     "type": "object",
     "properties": {
@@ -165,7 +158,7 @@ SALIDA_BUSQUEDA_GLOBAL: dict[str, Any] = {
         "ambitos": {"type": "array", "items": {"type": "string", "enum": list(AMBITOS)}},
         "alcance": {"type": "string", "enum": ["mias", "todas"]},
         "solicitudes": _ambito(_ITEM_SOLICITUD),
-        "documentos": _ambito(_ITEM_DOCUMENTO),
+        "documentos": _ambito(ITEM_DOCUMENTO),
         "presupuesto": _ambito(_ITEM_PRESUPUESTO),
     },
     "required": ["texto", "ambitos", "alcance"],
@@ -192,10 +185,10 @@ def _item_solicitud(s: Solicitud) -> dict[str, Any]:
 
 
 def _solicitudes(llamada: Llamada, datos: dict[str, Any]) -> dict[str, Any]:
-    """Requests the user may see (mias) or every request (todas): a count and one page."""
+    """Requests the user filed (mias, the word's one meaning) or every request (todas)."""
     usuario = llamada.usuario
     if datos["alcance"] == "mias":
-        base = Solicitud.objects.visibles_para(usuario)
+        base = Solicitud.objects.del_solicitante(usuario)
     else:
         # The audit scope: everything filed; a draft stays private to its author (the same
         # rule visibles_para applies to solicitudes.ver_todas).
@@ -221,12 +214,9 @@ def _solicitudes(llamada: Llamada, datos: dict[str, Any]) -> dict[str, Any]:
 
 def _documentos(datos: dict[str, Any]) -> dict[str, Any]:
     encontrados = buscar_documentos(texto=datos["texto"], limite=datos["limite"])
-    campos = _ITEM_DOCUMENTO["properties"]
+    campos = ITEM_DOCUMENTO["properties"]
     resultados = [
-        {
-            **{k: v for k, v in documento_limpio(d).items() if k in campos},
-            "enlace": f"/calidad/documentos/{d['uid']}",
-        }
+        {k: v for k, v in documento_limpio(d).items() if k in campos}
         for d in encontrados["documentos"]
     ]
     return {
@@ -276,17 +266,23 @@ _LINEAS = {
 
 def _resumen(estructura: dict[str, Any]) -> str:
     partes = []
+    nombres = {
+        **_NOMBRES,
+        "solicitudes": "Solicitudes radicadas por usted"
+        if estructura["alcance"] == "mias"
+        else "Solicitudes (todas las radicadas)",
+    }
     for ambito in estructura["ambitos"]:
         grupo = estructura[ambito]
         if not grupo["disponible"]:
-            partes.append(f"{_NOMBRES[ambito]}: sin permiso para consultar este ámbito")
+            partes.append(f"{nombres[ambito]}: sin permiso para consultar este ámbito")
             continue
         lineas = "; ".join(_LINEAS[ambito](i) for i in grupo["resultados"])
         mostrados = (
             f", se muestran {grupo['mostrados']}" if grupo["total"] > grupo["mostrados"] else ""
         )
         partes.append(
-            f"{_NOMBRES[ambito]}: {grupo['total']} resultado(s){mostrados}"
+            f"{nombres[ambito]}: {grupo['total']} resultado(s){mostrados}"
             + (f" — {lineas}" if lineas else "")
         )
     return f"Búsqueda de «{estructura['texto']}». " + ". ".join(partes) + "."
@@ -296,10 +292,12 @@ def _resumen(estructura: dict[str, Any]) -> str:
     nombre="busqueda_global",
     titulo="Búsqueda global",
     descripcion=(
-        "Búsqueda abierta por texto en las solicitudes que la persona puede ver, los documentos "
-        "de calidad vigentes y los CDP/RP de sus áreas; resultados agrupados por ámbito "
-        "(solicitudes, documentos, presupuesto), cada uno con su enlace. tipo, estado, desde, "
-        "hasta y alcance filtran solo las solicitudes; alcance=todas exige permiso de auditoría."
+        "Búsqueda abierta por texto en las solicitudes de la persona, los documentos de calidad "
+        "vigentes y los CDP/RP de sus áreas; resultados agrupados por ámbito (solicitudes, "
+        "documentos, presupuesto), cada uno con su enlace. tipo, estado, desde, hasta y "
+        "alcance filtran solo las solicitudes: alcance=mias (por defecto) son las que la "
+        "persona radicó, igual que en buscar_solicitudes; alcance=todas, todas las radicadas "
+        "(exige permiso de auditoría)."
     ),
     acceso=Acceso.USUARIO,
     argumentos=ArgsBusquedaGlobal,

@@ -63,11 +63,12 @@ def _vigencia(ctx: ContextoDemo) -> Vigencia:
     vigencia = Vigencia.objects.filter(anio=anio).first()
     if vigencia is None:
         vigencia = services.crear_vigencia(anio=anio, tope=tope)
+        # Activated when created only: a later run respects an administrator's choice.
+        services.activar_vigencia(vigencia=vigencia)
     elif vigencia.tope < tope:
+        # A larger --escala needs the room for its bulk documents.
         Vigencia.objects.filter(pk=vigencia.pk).update(tope=tope)
         vigencia.tope = tope
-    if not vigencia.activa:
-        services.activar_vigencia(vigencia=vigencia)
     return vigencia
 
 
@@ -256,7 +257,9 @@ def _firmas(cdps, rps, lineas, usuarios) -> dict[str, str]:
     anulada = _firmar(cdps["sede-duplicado"], completo, "Ordenadora del gasto")
     if not anulada.anulada:
         anulada = firmas.anular(
-            firma=anulada, motivo="El CDP se anuló por duplicidad y el trámite se reinició."
+            firma=anulada,
+            motivo="El CDP se anuló por duplicidad y el trámite se reinició.",
+            motivo_publico=True,  # no personal data: the verification page may show it
         )
     return {"valida": str(valida.token), "anulada": str(anulada.token)}
 

@@ -25,6 +25,7 @@ from apps.presupuesto.herramientas.comun import (
     pesos,
 )
 from apps.presupuesto.reportes import FORMATOS, FUENTES, MAX_FILTROS, MAX_ORDEN, MAX_VALORES
+from hub.enlaces import absoluta
 from hub.serializadores import Estricto
 from hub.texto import limpiar, recortar
 
@@ -219,8 +220,8 @@ def _resumen(d: dict[str, Any]) -> str:
         ]
         partes.append(f"Muestra: {' | '.join(filas)}.")
     partes.append(
-        "El reporte no se ha generado: ábralo en el constructor de reportes con este enlace "
-        f"para revisarlo y descargarlo: {d['enlace']}"
+        "El reporte no se ha generado: ábralo en el constructor de reportes del hub (con la "
+        f"sesión de la persona) para revisarlo y descargarlo: {absoluta(d['enlace'])}"
     )
     return " ".join(partes)
 

@@ -145,6 +145,7 @@ _LINEA = objeto(
         "estado_visible": TEXTO,
         "area": TEXTO,
         "proyecto": TEXTO,
+        "enlace": {"type": "string", "pattern": r"^/presupuesto/paa/\d+$"},
     }
 )
 SALIDA_PAA_MES = objeto(

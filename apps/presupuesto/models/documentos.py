@@ -172,7 +172,8 @@ class Cdp(ConBusqueda):
 
     @property
     def enlace(self) -> str:
-        return reverse("admin:presupuesto_cdp_change", args=[self.pk])
+        """Relative path of the CDP screen (read-only, never the admin's edit form)."""
+        return reverse("presupuesto:cdp", args=[self.pk])
 
     @classmethod
     def consulta_firma(cls) -> models.QuerySet:
@@ -398,7 +399,8 @@ class Rp(ConBusqueda):
 
     @property
     def enlace(self) -> str:
-        return reverse("admin:presupuesto_rp_change", args=[self.pk])
+        """Relative path of the RP screen (read-only, never the admin's edit form)."""
+        return reverse("presupuesto:rp", args=[self.pk])
 
     @classmethod
     def consulta_firma(cls) -> models.QuerySet:

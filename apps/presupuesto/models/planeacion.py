@@ -279,7 +279,8 @@ class LineaPaa(ConBusqueda):
 
     @property
     def enlace(self) -> str:
-        return reverse("admin:presupuesto_lineapaa_change", args=[self.pk])
+        """Relative path of the PAA line screen (read-only, never the admin's edit form)."""
+        return reverse("presupuesto:linea_paa", args=[self.pk])
 
     def resumen_firma(self) -> dict:
         """The `documento` of the signature verification endpoint."""

@@ -242,4 +242,5 @@ def _linea(linea: LineaPaa) -> dict:
         "estado_visible": linea.estado_visible,
         "area": linea.area.sigla,
         "proyecto": linea.proyecto.codigo,
+        "enlace": linea.enlace,
     }

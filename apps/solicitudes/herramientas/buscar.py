@@ -149,8 +149,9 @@ def _resumen(estructura: dict[str, Any]) -> str:
     descripcion=(
         "Filtra solicitudes (radicados) cuando no se conoce el número exacto: por texto del "
         "número o del resumen, estado, tipo y fechas de radicación. alcance=mias (por defecto) "
-        "son las que la persona radicó; alcance=todas, todas las que puede ver (exige "
-        "solicitudes.ver_todas). Devuelve el total y las más recientes primero, con su enlace."
+        "son las que la persona radicó (el mismo significado que en busqueda_global); "
+        "alcance=todas, todas las que puede ver (exige solicitudes.ver_todas). Devuelve el "
+        "total y las más recientes primero, con su enlace."
     ),
     acceso=Acceso.USUARIO,
     permisos=PERMISOS_SOLICITUDES,

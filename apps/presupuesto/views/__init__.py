@@ -1,0 +1,1 @@
+"""The budget screens behind the assistant's links: documents (CDP, RP, PAA line) and reports."""
