@@ -62,9 +62,11 @@ HUB_MAX_CUERPO = _int("HUB_MAX_CUERPO", 1024 * 1024, minimum=1024)
 # Public base address used in absolute links when no request is at hand (e.g. QR codes).
 HUB_URL_PUBLICA = os.environ.get("HUB_URL_PUBLICA", "http://127.0.0.1:8000").rstrip("/")
 HUB_VERSION = "1.0.0"
+# Days a new API key lasts unless the administrator picks another date.
+HUB_CLAVE_API_DIAS = _int("HUB_CLAVE_API_DIAS", 365, minimum=1)
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "hub.sitio_admin.AdminHubConfig",  # django.contrib.admin under the brand
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -162,6 +164,8 @@ else:
     }
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# A password-reset link lasts two hours (Django's default is three days).
+PASSWORD_RESET_TIMEOUT = 2 * 3600
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -170,6 +174,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "es-co"
+# Corrections to Django's Spanish catalogues: month names in lower case, "usted" everywhere.
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "America/Bogota"
 USE_I18N = True
 USE_TZ = True

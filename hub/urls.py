@@ -7,13 +7,10 @@ from django.urls import include, path, re_path
 from django.views import defaults
 from django.views.generic import RedirectView
 
+from apps.marca.views import favicon
 from hub import respuestas
 from hub.openapi.vistas import EsquemaAPI, documentacion
 from hub.ping import SERVICIOS, vista_ping
-
-admin.site.site_header = "Administración del hub"
-admin.site.site_title = "Hub"
-admin.site.index_title = "Administración"
 
 
 def no_encontrado(request, resto: str = ""):
@@ -23,6 +20,7 @@ def no_encontrado(request, resto: str = ""):
 
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="cuentas:login", permanent=False)),
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("cuentas/", include("apps.cuentas.urls")),
     path("auth/", include("apps.marca.urls")),
