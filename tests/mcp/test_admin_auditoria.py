@@ -56,7 +56,6 @@ def test_the_list_shows_tool_result_and_duration_with_local_seconds(administra):
         "Herramienta",
         "Resultado",
         "Duración",
-        "IP",
     ]
     # 02:04:09 UTC is 21:04:09 of the day before in Bogotá (UTC-5).
     assert '<span class="nowrap">2026-03-04 21:04:09</span>' in html
@@ -131,3 +130,14 @@ def test_staff_without_the_audit_permission_cannot_export(client):
     _fila()
     client.force_login(UserFactory(username="sin_permiso", is_staff=True))
     assert client.get(EXPORTAR).status_code == 403
+
+
+def test_the_ip_is_on_the_rows_page_and_found_by_search(administra):
+    fila = _fila(herramienta="estado_rp")
+    otra = RegistroAuditoria.objects.create(
+        herramienta="estado_cdp", resultado="ok", credencial="clave_api", ip="2001:db8::7"
+    )
+    assert "203.0.113.9" in administra.get(f"{LISTA}{fila.pk}/change/").content.decode()
+    encontradas = administra.get(LISTA, {"q": "2001:db8::7"}).context["cl"].result_list
+    assert [f.pk for f in encontradas] == [otra.pk]
+    assert administra.get(LISTA, {"q": "camila"}).status_code == 200

@@ -91,8 +91,7 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
         "herramienta",
         "resultado_visible",
         "duracion",
-        "ip",
-    )
+    )  # the IP (up to 39 characters in IPv6) is in each row's page, the CSV and the search
     list_filter = (
         "creado",
         "herramienta",
@@ -102,7 +101,7 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
         ("clave", admin.RelatedOnlyFieldListFilter),
     )
     # "=request_id": paste the id of a log line to find its row (exact match).
-    search_fields = ("herramienta", "resultado", "usuario__username", "=request_id")
+    search_fields = ("herramienta", "resultado", "usuario__username", "=request_id", "=ip")
     date_hierarchy = "creado"
     list_select_related = ("usuario", "clave")
     actions = ("exportar_csv",)
