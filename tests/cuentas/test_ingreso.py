@@ -108,7 +108,7 @@ def test_a_foreign_next_address_is_ignored(client):
 
 def _rechazo(html: str) -> str:
     """The text of the refusal box of the sign-in page."""
-    return re.search(r'<div class="alerta" role="alert"><p>(.*?)</p></div>', html, re.S).group(1)
+    return re.search(r'<div class="alerta" role="alert"><p>(.*?)</p>', html, re.S).group(1)
 
 
 def test_a_wrong_password_shows_a_spanish_error_and_does_not_sign_in(client):
@@ -125,10 +125,11 @@ def test_the_refusal_says_whom_to_contact_with_the_published_address(client):
     services.actualizar_marca(
         cambios={"nombre_entidad": "Instituto X", "contacto_correo": "mesa@x.gov.co"}
     )
-    texto = _rechazo(client.post(LOGIN, {"username": "nadie", "password": "x"}).content.decode())
-    assert "Si su cuenta está bloqueada, comuníquese con la mesa de ayuda de Instituto X" in texto
-    assert "(mesa@x.gov.co)" in texto
+    html = client.post(LOGIN, {"username": "nadie", "password": "x"}).content.decode()
+    texto = _rechazo(html)
+    assert "Si su cuenta está bloqueada, comuníquese con la mesa de ayuda de Instituto X." in texto
     assert "¿Olvidó su contraseña?" in texto
+    assert 'Correo: <a href="mailto:mesa@x.gov.co">mesa@x.gov.co</a>' in html
 
 
 def test_the_refusal_is_the_same_whatever_the_cause(client):
@@ -162,6 +163,7 @@ def test_the_admin_sign_in_refuses_with_the_same_words(client):
     ):
         html = client.post("/admin/login/", {**datos, "next": "/admin/"}).content.decode()
         textos.add(re.search(r'<p class="errornote" role="alert">(.*?)</p>', html, re.S).group(1))
+        assert "mailto:" not in html or 'class="correo-contacto"' in html
     assert len(textos) == 1
     assert textos.pop().startswith("No fue posible ingresar con esos datos.")
 
