@@ -21,6 +21,7 @@ from apps.marca.context_processors import colores_derivados, marca_para_plantill
 from apps.marca.imagenes import TAMANO_MAXIMO, validar_imagen
 from apps.marca.models import CAMPOS_CONTENIDO, DEFAULTS, MAX_BULLETS, Marca, Modo, Slot
 from hub import seguridad
+from hub.formularios import CampoLineas
 from hub.sitio_admin import AdminUnico
 
 _HEX = re.compile(r"^#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})$")
@@ -66,23 +67,6 @@ class CampoColor(forms.CharField):
         return color
 
 
-class CampoFrases(forms.CharField):
-    """A list of phrases edited as text, one per line; blank lines are dropped."""
-
-    widget = forms.Textarea(attrs={"rows": 5, "cols": 80})
-
-    def prepare_value(self, value: Any) -> Any:
-        if isinstance(value, list):
-            return "\n".join(str(v) for v in value)
-        return value
-
-    def to_python(self, value: Any) -> list[str]:
-        if isinstance(value, list):
-            return value
-        texto = super().to_python(value) or ""
-        return [linea.strip() for linea in texto.splitlines() if linea.strip()]
-
-
 AYUDA_IMAGEN = (
     f"SVG, PNG, ICO o WebP de hasta {TAMANO_MAXIMO // 1024} KB. El formato se reconoce por el "
     "contenido del archivo; los SVG se limpian (sin scripts ni referencias externas)."
@@ -98,7 +82,7 @@ class MarcaForm(forms.ModelForm):
         label="Color de acento",
         help_text="Detalles: viñetas, contornos de foco, botones de acento.",
     )
-    login_bullets = CampoFrases(
+    login_bullets = CampoLineas(
         label="Frases de la pantalla de ingreso",
         required=False,
         help_text="Una frase por línea (máximo 8, de hasta 160 caracteres cada una).",

@@ -7,7 +7,6 @@ import re
 
 import pytest
 from django.core import mail
-from django.db import connections
 
 from apps.cuentas import intentos
 from apps.marca import demo as marca_demo
@@ -21,12 +20,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
 CLAVE = "clave-de-prueba-123"
 NUEVA = "Girasol-de-marzo-2026"
 ANCHOS = [(1280, 900), (390, 844)]
-
-
-@pytest.fixture(autouse=True)
-def _cerrar_conexiones(navegador):
-    yield
-    connections.close_all()
 
 
 @pytest.fixture

@@ -25,24 +25,6 @@ URL = "/cuentas/perfil/"
 PATRON_TOKEN = re.compile(r"sgimcp_[0-9A-Za-z]{38}")
 
 
-@pytest.fixture(autouse=True)
-def _ajustes_frescos():
-    AjustesAsistente.olvidar()
-    yield
-    AjustesAsistente.olvidar()
-
-
-@pytest.fixture
-def persona():
-    return UserFactory(username="camila", permisos=["mcp.asistente.usar"])
-
-
-@pytest.fixture
-def navegante(client, persona):
-    client.force_login(persona)
-    return client
-
-
 def _crear(client, nombre="Portátil", dias="30"):
     return client.post(URL, {"accion": "crear", "nombre": nombre, "dias": dias})
 

@@ -12,7 +12,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from apps.mcp.entrega import DURACION
-from apps.mcp.models import AjustesAsistente, RegistroAuditoria, TokenPersonal
+from apps.mcp.models import RegistroAuditoria, TokenPersonal
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -20,24 +20,6 @@ pytestmark = pytest.mark.django_db
 URL = "/cuentas/perfil/"
 PATRON_TOKEN = re.compile(r"sgimcp_[0-9A-Za-z]{38}")
 COOKIE = "hub_entrega_token"
-
-
-@pytest.fixture(autouse=True)
-def _ajustes_frescos():
-    AjustesAsistente.olvidar()
-    yield
-    AjustesAsistente.olvidar()
-
-
-@pytest.fixture
-def persona():
-    return UserFactory(username="camila", permisos=["mcp.asistente.usar"])
-
-
-@pytest.fixture
-def navegante(client, persona):
-    client.force_login(persona)
-    return client
 
 
 def _crear(client, nombre="Portátil"):

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import connections
 from django.utils import timezone
 
 from apps.marca import demo as marca_demo
@@ -19,12 +18,6 @@ from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
 
 CLAVE = "clave-de-prueba-123"
-
-
-@pytest.fixture(autouse=True)
-def _cerrar_conexiones(navegador):
-    yield
-    connections.close_all()
 
 
 @pytest.fixture

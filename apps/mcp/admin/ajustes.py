@@ -6,11 +6,26 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.core.exceptions import ValidationError
 
 from apps.mcp.models import AjustesAsistente, normalizar_origen
 from apps.mcp.registro import registro
+from hub.formularios import CampoLineas
 from hub.sitio_admin import AdminUnico
+
+ACCESO = (
+    "escrituras_habilitadas",
+    "herramientas_publicas",
+    "permitir_token_solo",
+    "token_max_dias",
+    "confirmacion_segundos",
+    "origenes_permitidos",
+)
+LIMITES = (
+    "integracion_por_minuto",
+    "usuario_por_minuto",
+    "escrituras_por_minuto",
+    "verificaciones_fallidas_por_hora",
+)
 
 
 def opciones_publicas() -> list[tuple[str, str]]:
@@ -22,31 +37,16 @@ def opciones_publicas() -> list[tuple[str, str]]:
     ]
 
 
-class CampoOrigenes(forms.CharField):
-    """Origins written one per line; each checked and written as browsers send it."""
+class CampoOrigenes(CampoLineas):
+    """Origins written one per line; each checked and written as browsers send it, once."""
 
     widget = forms.Textarea(attrs={"rows": 4, "cols": 60, "spellcheck": "false"})
 
-    def prepare_value(self, value: Any) -> Any:
-        if isinstance(value, list):
-            return "\n".join(str(v) for v in value)
-        return value
+    def convertir(self, linea: str) -> str:
+        return normalizar_origen(linea)
 
     def to_python(self, value: Any) -> list[str]:
-        if isinstance(value, list):
-            return value
-        texto = super().to_python(value) or ""
-        origenes, errores = [], []
-        for numero, linea in enumerate(texto.splitlines(), start=1):
-            if not linea.strip():
-                continue
-            try:
-                origenes.append(normalizar_origen(linea))
-            except ValidationError as exc:
-                errores.append(f"Línea {numero}: {exc.messages[0]}")
-        if errores:
-            raise ValidationError(errores)
-        return list(dict.fromkeys(origenes))
+        return list(dict.fromkeys(super().to_python(value)))
 
 
 class AjustesAsistenteForm(forms.ModelForm):
@@ -71,18 +71,7 @@ class AjustesAsistenteForm(forms.ModelForm):
 
     class Meta:
         model = AjustesAsistente
-        fields = (
-            "escrituras_habilitadas",
-            "herramientas_publicas",
-            "permitir_token_solo",
-            "token_max_dias",
-            "confirmacion_segundos",
-            "origenes_permitidos",
-            "integracion_por_minuto",
-            "usuario_por_minuto",
-            "escrituras_por_minuto",
-            "verificaciones_fallidas_por_hora",
-        )
+        fields = ACCESO + LIMITES
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -92,29 +81,4 @@ class AjustesAsistenteForm(forms.ModelForm):
 @admin.register(AjustesAsistente)
 class AjustesAsistenteAdmin(AdminUnico):
     form = AjustesAsistenteForm
-    fieldsets = (
-        (
-            "Acceso",
-            {
-                "fields": (
-                    "escrituras_habilitadas",
-                    "herramientas_publicas",
-                    "permitir_token_solo",
-                    "token_max_dias",
-                    "confirmacion_segundos",
-                    "origenes_permitidos",
-                )
-            },
-        ),
-        (
-            "Límites",
-            {
-                "fields": (
-                    "integracion_por_minuto",
-                    "usuario_por_minuto",
-                    "escrituras_por_minuto",
-                    "verificaciones_fallidas_por_hora",
-                )
-            },
-        ),
-    )
+    fieldsets = (("Acceso", {"fields": ACCESO}), ("Límites", {"fields": LIMITES}))

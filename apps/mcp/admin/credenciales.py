@@ -88,8 +88,23 @@ class ClaveApiForm(forms.ModelForm):
         return vence
 
 
+class CredencialAdmin(admin.ModelAdmin):
+    """What keys and tokens share in the admin: revoked, never deleted; the visible prefix."""
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # revoked, never deleted: the audit log points at them
+
+    @admin.display(description="prefijo", ordering="prefijo")
+    def prefijo_visible(self, obj: Credencial) -> str:
+        return format_html("<code>{}…</code>", obj.prefijo)
+
+    def avisar_revocadas(self, request, cuantas: int, singular: str, plural: str) -> None:
+        texto = f"Se revocó 1 {singular}." if cuantas == 1 else f"Se revocaron {cuantas} {plural}."
+        self.message_user(request, texto, messages.SUCCESS)
+
+
 @admin.register(ClaveApi)
-class ClaveApiAdmin(admin.ModelAdmin):
+class ClaveApiAdmin(CredencialAdmin):
     form = ClaveApiForm
     list_display = ("nombre", "prefijo_visible", "creada", "vence_el", "estado", "usada")
     list_filter = (FiltroEstado, "creado")
@@ -108,13 +123,6 @@ class ClaveApiAdmin(admin.ModelAdmin):
             "vence": vence.replace(second=0, microsecond=0),
             **super().get_changeform_initial_data(request),
         }
-
-    def has_delete_permission(self, request, obj=None):
-        return False  # keys are revoked, never deleted: the audit log points at them
-
-    @admin.display(description="prefijo", ordering="prefijo")
-    def prefijo_visible(self, obj: ClaveApi) -> str:
-        return format_html("<code>{}…</code>", obj.prefijo)
 
     @admin.display(description="creada", ordering="creado")
     def creada(self, obj: ClaveApi) -> str:
@@ -183,12 +191,11 @@ class ClaveApiAdmin(admin.ModelAdmin):
     @admin.action(description="Revocar las claves seleccionadas")
     def revocar(self, request, queryset):
         n = services.revocar_claves(ids=list(queryset.values_list("pk", flat=True)))
-        texto = "Se revocó 1 clave." if n == 1 else f"Se revocaron {n} claves."
-        self.message_user(request, texto, messages.SUCCESS)
+        self.avisar_revocadas(request, n, "clave", "claves")
 
 
 @admin.register(TokenPersonal)
-class TokenPersonalAdmin(admin.ModelAdmin):
+class TokenPersonalAdmin(CredencialAdmin):
     list_display = ("usuario", "nombre", "prefijo_visible", "vence_el", "estado", "usado")
     list_filter = (FiltroEstado, "vence")
     list_select_related = ("usuario",)
@@ -213,13 +220,6 @@ class TokenPersonalAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False  # each person creates their own on the profile page
 
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    @admin.display(description="prefijo", ordering="prefijo")
-    def prefijo_visible(self, obj: TokenPersonal) -> str:
-        return format_html("<code>{}…</code>", obj.prefijo)
-
     @admin.display(description="vence", ordering="vence")
     def vence_el(self, obj: TokenPersonal) -> str:
         return fecha_corta(obj.vence)
@@ -242,5 +242,4 @@ class TokenPersonalAdmin(admin.ModelAdmin):
     @admin.action(description="Revocar los tokens seleccionados")
     def revocar(self, request, queryset):
         n = services.revocar_tokens(ids=list(queryset.values_list("pk", flat=True)))
-        texto = "Se revocó 1 token." if n == 1 else f"Se revocaron {n} tokens."
-        self.message_user(request, texto, messages.SUCCESS)
+        self.avisar_revocadas(request, n, "token", "tokens")
