@@ -29,37 +29,33 @@ class AdminEspanol(admin.ModelAdmin):
                 args=[obj.pk],
                 current_app=self.admin_site.name,
             )
-        request._hub_mensaje = gramatica.mensaje_guardado(
-            self.opts,
-            "agregar",
-            obj,
-            enlace=enlace,
-            seguir="_continue" in request.POST,
-            otro="_addanother" in request.POST,
-        )
+        request._hub_guardado = ("agregar", obj, enlace)
         return super().response_add(request, obj, post_url_continue)
 
     def response_change(self, request: HttpRequest, obj) -> HttpResponse:
-        request._hub_mensaje = gramatica.mensaje_guardado(
-            self.opts,
-            "cambiar",
-            obj,
-            enlace=request.path,
-            seguir="_continue" in request.POST,
-            otro="_addanother" in request.POST,
-        )
+        request._hub_guardado = ("cambiar", obj, request.path)
         return super().response_change(request, obj)
 
     def response_delete(self, request: HttpRequest, obj_display: str, obj_id) -> HttpResponse:
-        request._hub_mensaje = gramatica.mensaje_guardado(self.opts, "eliminar", obj_display)
+        request._hub_guardado = ("eliminar", obj_display, None)
         return super().response_delete(request, obj_display, obj_id)
 
     def message_user(self, request, message, level=messages.INFO, *args, **kwargs) -> None:
-        # Django's own success message of the save or delete just made is replaced by ours.
-        propio = getattr(request, "_hub_mensaje", None)
-        if propio is not None and level == messages.SUCCESS:
-            request._hub_mensaje = None
-            message = propio
+        # Django's own success message of the save or delete just made is replaced by ours,
+        # written when Django writes its own: by then POST says what comes next (UserAdmin, for
+        # one, turns a plain "save" of a new user into "save and continue").
+        guardado = getattr(request, "_hub_guardado", None)
+        if guardado is not None and level == messages.SUCCESS:
+            request._hub_guardado = None
+            accion, objeto, enlace = guardado
+            message = gramatica.mensaje_guardado(
+                self.opts,
+                accion,
+                objeto,
+                enlace=enlace,
+                seguir=accion != "eliminar" and "_continue" in request.POST,
+                otro=accion != "eliminar" and "_addanother" in request.POST,
+            )
         super().message_user(request, message, level, *args, **kwargs)
 
 

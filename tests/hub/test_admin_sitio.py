@@ -186,3 +186,14 @@ def test_every_model_in_the_admin_declares_its_grammatical_gender():
 )
 def test_names_take_their_article(etiqueta, esperado):
     assert gramatica.nombre(apps.get_model(etiqueta)._meta).con_articulo == esperado
+
+
+def test_a_new_user_is_announced_with_what_comes_next(administra):
+    r = administra.post(
+        "/admin/cuentas/user/add/",
+        {"username": "nuevo", "password1": "Clave-larga-2026!", "password2": "Clave-larga-2026!"},
+        follow=True,
+    )
+    html = r.content.decode()
+    assert "El usuario «" in html
+    assert "se agregó correctamente. Puede seguir editándolo abajo." in html
