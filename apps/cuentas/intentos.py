@@ -92,10 +92,9 @@ def _respuesta(request: HttpRequest, uso: Uso | None, estado: int) -> HttpRespon
         contexto["minutos"] = math.ceil(uso.reintentar_en / 60)
         contexto["hora"] = timezone.localtime() + timedelta(seconds=uso.reintentar_en)
         headers["Retry-After"] = str(uso.reintentar_en)
-    respuesta = TemplateResponse(
+    return TemplateResponse(
         request, "cuentas/demasiados_intentos.html", contexto, status=estado, headers=headers
     )
-    return respuesta
 
 
 def demasiados_intentos(request: HttpRequest, uso: Uso) -> HttpResponse:

@@ -11,6 +11,7 @@ from django.utils.decorators import method_decorator
 
 from apps.cuentas.formularios import FormularioIngreso, FormularioNuevaClave, FormularioOlvido
 from apps.cuentas.intentos import limitar_ingreso, limitar_olvido
+from apps.marca import selectors
 
 MENSAJE_SALIDA = "Cerró su sesión. Para volver a ingresar, escriba su usuario y su contraseña."
 
@@ -49,8 +50,6 @@ class OlvidoView(auth_views.PasswordResetView):
         return {**super().get_context_data(**kwargs), **_vigencia_enlace()}
 
     def form_valid(self, form):
-        from apps.marca import selectors
-
         self.extra_email_context = {
             "nombre_marca": selectors.marca_publica().datos["nombre"],
             **_vigencia_enlace(),

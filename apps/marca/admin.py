@@ -19,7 +19,15 @@ from apps.marca import selectors, services
 from apps.marca.colores import BLANCO, CONTRASTE_MINIMO, contraste, enlace_legible
 from apps.marca.context_processors import colores_derivados, marca_para_plantilla
 from apps.marca.imagenes import TAMANO_MAXIMO, validar_imagen
-from apps.marca.models import CAMPOS_CONTENIDO, DEFAULTS, MAX_BULLETS, Marca, Modo, Slot
+from apps.marca.models import (
+    CAMPOS_CONTENIDO,
+    DEFAULTS,
+    MAX_BULLETS,
+    MAX_LARGO_BULLET,
+    Marca,
+    Modo,
+    Slot,
+)
 from hub import seguridad
 from hub.formularios import CampoLineas
 from hub.sitio_admin import AdminUnico
@@ -186,7 +194,7 @@ def marca_de_vista_previa(request: HttpRequest) -> dict[str, Any]:
             datos[campo] = valor or (DEFAULTS[campo] if campo in ("nombre", "login_titulo") else "")
     if "login_bullets" in request.GET:
         frases = [f.strip() for f in request.GET["login_bullets"].splitlines() if f.strip()]
-        datos["login_bullets"] = [f[:160] for f in frases[:MAX_BULLETS]]
+        datos["login_bullets"] = [f[:MAX_LARGO_BULLET] for f in frases[:MAX_BULLETS]]
     for campo in ("color_primario", "color_acento"):
         color = normalizar_color(request.GET.get(campo, ""))
         if color is not None:
