@@ -123,9 +123,11 @@ if not HUB_URL_PUBLICA:
         )
     HUB_URL_PUBLICA = "http://127.0.0.1:8000"
 HUB_VERSION = "1.0.0"
+# Days a new API key lasts unless the administrator picks another date.
+HUB_CLAVE_API_DIAS = env.entero("HUB_CLAVE_API_DIAS", 365, minimo=1)
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "hub.sitio_admin.AdminHubConfig",  # django.contrib.admin under the brand
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -239,6 +241,8 @@ RATELIMIT_FAIL_OPEN = False
 RATELIMIT_IP_META_KEY = "hub.ip.ip_cliente"
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# A password-reset link lasts two hours (Django's default is three days).
+PASSWORD_RESET_TIMEOUT = 2 * 3600
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -247,6 +251,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "es-co"
+# Corrections to Django's Spanish catalogues: month names in lower case, "usted" everywhere.
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "America/Bogota"
 USE_I18N = True
 USE_TZ = True

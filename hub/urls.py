@@ -5,14 +5,11 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path, re_path
 
+from apps.marca.views import favicon
 from apps.solicitudes.views import inicio
 from hub import paginas_error, respuestas
 from hub.openapi.vistas import EsquemaAPI, documentacion
 from hub.ping import SERVICIOS, vista_ping
-
-admin.site.site_header = "Administración del hub"
-admin.site.site_title = "Hub"
-admin.site.index_title = "Administración"
 
 
 def no_encontrado(request, resto: str = ""):
@@ -22,6 +19,7 @@ def no_encontrado(request, resto: str = ""):
 
 urlpatterns = [
     path("", inicio, name="inicio"),
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("cuentas/", include("apps.cuentas.urls")),
     path("auth/", include("apps.marca.urls")),

@@ -8,3 +8,6 @@ class CuentasConfig(AppConfig):
     label = "cuentas"
     verbose_name = "Cuentas y áreas"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from apps.cuentas import intentos  # noqa: F401 - connects the failed sign-in counter

@@ -185,7 +185,19 @@ def cargar(ctx: ContextoDemo) -> None:
     ctx.objetos.update(areas=areas, roles=roles, usuarios=usuarios)
     ctx.salida["usuarios"] = {u: {"username": u, "password": CLAVE_DEMO} for u in usuarios}
     ctx.anotar(f"Administración: {ctx.base}/admin/   usuario admin / {CLAVE_DEMO}")
-    ctx.anotar(f"Ingreso del personal: {ctx.base}/cuentas/login/   (completo, limitado, ...)")
+    ctx.anotar(
+        f"Ingreso del personal: {ctx.base}/cuentas/login/   perfil: {ctx.base}/cuentas/perfil/"
+    )
+    ctx.anotar("Personas de la demostración (usuario / contraseña):")
+    ctx.anotar(f"  {'admin':<14} {CLAVE_DEMO}   administración del hub (superusuario)")
+    for username, (nombre, apellido, cargo, sus_roles, _areas, activo) in PERSONAS.items():
+        nota = "cuenta bloqueada, no puede ingresar" if not activo else ", ".join(sus_roles)
+        if activo and len(sus_roles) == len(ROLES):
+            nota = "todos los roles"
+        elif activo and "Usuarios del asistente" not in sus_roles:
+            nota += " (sin acceso al asistente)"
+        ctx.anotar(f"  {username:<14} {CLAVE_DEMO}   {nombre} {apellido} ({cargo}): {nota}")
+    ctx.anotar(f"Salud del servicio: {ctx.base}/salud/   (detalle para el personal con sesión)")
     ctx.anotar("Servicios:")
     for servicio in (
         "auth",

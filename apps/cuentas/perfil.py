@@ -1,65 +1,80 @@
 """The profile page: who the user is and their assistant access (personal tokens).
 
-A new token's secret is shown exactly once: the creating POST keeps it in the session only until
-the redirected GET shows it (and removes it); answers are never cached.
+A new token's secret is shown exactly once, on the page the creating POST redirects to; across
+that redirect it never rests in clear on the server (apps.mcp.entrega). Answers are never cached.
 """
 
 from __future__ import annotations
 
-import json
+from datetime import datetime
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
+from apps.cuentas.clientes_mcp import configuraciones
+from apps.cuentas.formularios import FormularioToken
 from apps.mcp import services
+from apps.mcp.entrega import Entrega
 from apps.mcp.models import AjustesAsistente, TokenPersonal
 
-CLAVE_SESION = "mcp_token_nuevo"
+ENTREGA_TOKEN = Entrega("token", "/cuentas/perfil/")
+SIN_ACCESO = "Su usuario no tiene acceso al asistente."
 
 
-class FormularioToken(forms.Form):
-    nombre = forms.CharField(
-        label="Nombre del token",
-        max_length=100,
-        help_text="Para reconocerlo después, p. ej. «Portátil» o «Asistente de escritorio».",
-    )
-    dias = forms.TypedChoiceField(label="Vigencia", coerce=int)
-
-    def __init__(self, *args, vigencias: list[int], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["dias"].choices = [(d, f"{d} días") for d in vigencias]
-        self.fields["dias"].initial = 30 if 30 in vigencias else vigencias[-1]
-
-
-def _configuracion(endpoint: str, token: str | None, exige_clave: bool) -> str:
-    """A ready-to-paste MCP client configuration (JSON)."""
-    cabeceras = {"X-MCP-User-Token": token or "SU_TOKEN_PERSONAL"}
-    if exige_clave:
-        cabeceras = {"X-MCP-Api-Key": "CLAVE_DE_API_DE_LA_ORGANIZACION", **cabeceras}
-    datos = {"mcpServers": {"hub": {"type": "http", "url": endpoint, "headers": cabeceras}}}
-    return json.dumps(datos, indent=2, ensure_ascii=False)
-
-
-def _revocar(request: HttpRequest) -> HttpResponse | TokenPersonal:
-    """Revoke one of the user's own tokens once confirmed; before that, the token to confirm."""
+def _token_propio(request: HttpRequest) -> TokenPersonal:
+    """The token named in the POST, if it is the person's own (another's does not exist)."""
     try:
         token_id = int(request.POST.get("token_id", ""))
     except ValueError:
         raise Http404 from None
-    try:
-        token = TokenPersonal.objects.get(pk=token_id, usuario=request.user)
-    except TokenPersonal.DoesNotExist:
-        raise Http404 from None  # another person's token does not exist for this user
+    token = TokenPersonal.objects.filter(pk=token_id, usuario=request.user).first()
+    if token is None:
+        raise Http404
+    return token
+
+
+def _entregar(request: HttpRequest, token: TokenPersonal, secreto: str) -> HttpResponse:
+    """Redirect to the page that shows the new secret once."""
+    respuesta = redirect(reverse("cuentas:perfil") + "#token-nuevo")
+    ENTREGA_TOKEN.guardar(request, respuesta, ident=token.pk, secreto=secreto)
+    return respuesta
+
+
+def _estado(token: TokenPersonal, con_acceso: bool, ahora: datetime) -> tuple[str, str]:
+    """(CSS class, words) of a token as its owner sees it."""
+    estado = token.estado
+    if estado != "activo":
+        return estado, estado
+    if not con_acceso:
+        return "sin-acceso", "sin acceso"  # the endpoint answers 403: not usable now
+    if token.por_vencer(ahora):
+        return "por-vencer", "vence pronto"
+    return "activo", "activo"
+
+
+def _accion(request: HttpRequest, con_acceso: bool) -> HttpResponse | tuple[str, TokenPersonal]:
+    """Revoke or regenerate once confirmed; before that, what to confirm."""
+    accion = request.POST["accion"]
+    token = _token_propio(request)
     if request.POST.get("confirmado") != "si":
-        return token  # the page shows the confirmation step for this token
-    services.revocar_token_personal(usuario=request.user, token_id=token.pk)
-    messages.success(request, f"El token «{token.nombre}» quedó revocado.")
-    return redirect("cuentas:perfil")
+        return accion, token
+    if accion == "revocar":
+        services.revocar_token_personal(usuario=request.user, token_id=token.pk)
+        messages.success(request, f"El token «{token.nombre}» quedó revocado.")
+        return redirect("cuentas:perfil")
+    if not con_acceso:
+        return HttpResponse(SIN_ACCESO, status=403)
+    try:
+        nuevo, secreto = services.regenerar_token_personal(usuario=request.user, token_id=token.pk)
+    except services.ErrorCredencial as exc:
+        messages.error(request, exc.mensaje)
+        return redirect("cuentas:perfil")
+    return _entregar(request, nuevo, secreto)
 
 
 @never_cache
@@ -67,55 +82,67 @@ def _revocar(request: HttpRequest) -> HttpResponse | TokenPersonal:
 def perfil(request: HttpRequest) -> HttpResponse:
     ajustes = AjustesAsistente.cargar()
     usuario = request.user
-    puede_crear = usuario.has_perm(services.PERMISO_USAR)
-    vigencias = services.vigencias_permitidas(ajustes)
-    formulario = FormularioToken(vigencias=vigencias)
+    con_acceso = usuario.is_active and usuario.has_perm(services.PERMISO_USAR)
+    opciones = {
+        "vigencias": services.vigencias_permitidas(ajustes),
+        "maximo": ajustes.token_max_dias,
+    }
+    formulario = FormularioToken(**opciones)
     por_confirmar = None
 
     if request.method == "POST":
         accion = request.POST.get("accion")
         if accion == "crear":
-            if not puede_crear:
-                return HttpResponse("Su usuario no tiene acceso al asistente.", status=403)
-            formulario = FormularioToken(request.POST, vigencias=vigencias)
+            if not con_acceso:
+                return HttpResponse(SIN_ACCESO, status=403)
+            formulario = FormularioToken(request.POST, **opciones)
             if formulario.is_valid():
                 try:
                     token, secreto = services.crear_token_personal(
                         usuario=usuario,
                         nombre=formulario.cleaned_data["nombre"],
-                        dias=formulario.cleaned_data["dias"],
+                        **formulario.vigencia(),
                     )
                 except services.ErrorCredencial as exc:
                     formulario.add_error(None if exc.campo == "__all__" else exc.campo, exc.mensaje)
                 else:
-                    request.session[CLAVE_SESION] = {"id": token.pk, "secreto": secreto}
-                    return redirect("cuentas:perfil")
-        elif accion == "revocar":
-            respuesta = _revocar(request)
-            if isinstance(respuesta, HttpResponse):
-                return respuesta
-            por_confirmar = respuesta
+                    return _entregar(request, token, secreto)
+        elif accion in ("revocar", "regenerar"):
+            resultado = _accion(request, con_acceso)
+            if isinstance(resultado, HttpResponse):
+                return resultado
+            por_confirmar = resultado
         else:
             return HttpResponseBadRequest("Acción desconocida.")
 
-    nuevo = request.session.pop(CLAVE_SESION, None)
-    nuevo_token = None
-    if nuevo is not None:
-        nuevo_token = TokenPersonal.objects.filter(pk=nuevo["id"], usuario=usuario).first()
-    secreto = nuevo["secreto"] if nuevo_token is not None else None
+    pendiente = ENTREGA_TOKEN.pendiente(request)
+    nuevo_token = secreto = None
+    if pendiente is not None:
+        nuevo_token = TokenPersonal.objects.filter(pk=pendiente.ident, usuario=usuario).first()
+    if nuevo_token is not None:
+        secreto = ENTREGA_TOKEN.revelar(request, pendiente, nuevo_token.digest)
+
+    ahora = timezone.now()
+    tokens = list(TokenPersonal.objects.filter(usuario=usuario).order_by("-creado"))
+    for token in tokens:
+        token.clase_estado, token.texto_estado = _estado(token, con_acceso, ahora)
     endpoint = request.build_absolute_uri(reverse("mcp:api"))
+    exige_clave = not ajustes.permitir_token_solo
     contexto = {
-        "puede_crear": puede_crear,
+        "con_acceso": con_acceso,
         "formulario": formulario,
-        "tokens": list(TokenPersonal.objects.filter(usuario=usuario).order_by("-creado")),
+        "tokens": tokens,
+        "por_vencer": [t for t in tokens if t.clase_estado == "por-vencer"],
         "nuevo_token": nuevo_token,
         "secreto": secreto,
         "por_confirmar": por_confirmar,
         "endpoint": endpoint,
-        "configuracion": _configuracion(endpoint, secreto, not ajustes.permitir_token_solo),
-        "exige_clave": not ajustes.permitir_token_solo,
+        "configuraciones": configuraciones(endpoint, secreto, exige_clave),
+        "exige_clave": exige_clave,
         "token_max_dias": ajustes.token_max_dias,
         "areas": list(usuario.areas.order_by("nombre")),
         "roles": list(usuario.groups.order_by("name").values_list("name", flat=True)),
     }
-    return render(request, "cuentas/perfil.html", contexto)
+    respuesta = render(request, "cuentas/perfil.html", contexto)
+    ENTREGA_TOKEN.cerrar(request, respuesta)
+    return respuesta

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from apps.cuentas import perfil, views
@@ -8,6 +7,10 @@ from apps.cuentas import perfil, views
 app_name = "cuentas"
 urlpatterns = [
     path("login/", views.IngresoView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", views.SalidaView.as_view(), name="logout"),
     path("perfil/", perfil.perfil, name="perfil"),
+    path("clave/olvido/", views.OlvidoView.as_view(), name="clave_olvido"),
+    path("clave/enviada/", views.EnviadoView.as_view(), name="clave_enviada"),
+    path("clave/<uidb64>/<token>/", views.NuevaClaveView.as_view(), name="clave_nueva"),
+    path("clave/lista/", views.ListaView.as_view(), name="clave_lista"),
 ]

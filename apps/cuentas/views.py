@@ -1,33 +1,80 @@
-"""Branded sign-in and sign-out of the staff (the brand comes from `templates/base.html`)."""
+"""Branded sign-in, sign-out and password reset of the staff (the brand comes from base.html)."""
 
 from __future__ import annotations
 
-from django import forms
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse_lazy
+from django.utils.decorators import method_decorator
+
+from apps.cuentas.formularios import FormularioIngreso, FormularioNuevaClave, FormularioOlvido
+from apps.cuentas.intentos import limitar_ingreso, limitar_olvido
+from apps.marca import selectors
+
+MENSAJE_SALIDA = "Cerró su sesión. Para volver a ingresar, escriba su usuario y su contraseña."
 
 
-class FormularioIngreso(AuthenticationForm):
-    """Django's sign-in form with the interface's Spanish labels and messages."""
-
-    error_messages = {
-        "invalid_login": "Usuario o contraseña incorrectos. Revise los datos e intente de nuevo.",
-        "inactive": "Esta cuenta está desactivada. Comuníquese con la mesa de ayuda.",
-    }
-
-    def __init__(self, request=None, *args, **kwargs):
-        super().__init__(request, *args, **kwargs)
-        usuario: forms.Field = self.fields["username"]
-        clave: forms.Field = self.fields["password"]
-        usuario.label = "Usuario"
-        usuario.error_messages["required"] = "Escriba su usuario."
-        clave.label = "Contraseña"
-        clave.error_messages["required"] = "Escriba su contraseña."
-
-
+@method_decorator(limitar_ingreso, name="dispatch")
 class IngresoView(auth_views.LoginView):
     """GET shows the branded sign-in page; a correct POST goes to the profile (or `next`)."""
 
     template_name = "cuentas/login.html"
     authentication_form = FormularioIngreso
     redirect_authenticated_user = True
+
+
+class SalidaView(auth_views.LogoutView):
+    """POST only: ends the session and says so on the sign-in page."""
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        estaba_dentro = request.user.is_authenticated
+        respuesta = super().post(request, *args, **kwargs)
+        if estaba_dentro:
+            messages.success(request, MENSAJE_SALIDA)
+        return respuesta
+
+
+@method_decorator(limitar_olvido, name="dispatch")
+class OlvidoView(auth_views.PasswordResetView):
+    """Ask for a reset link; the e-mail leaves through the configured backend."""
+
+    template_name = "cuentas/clave_olvido.html"
+    form_class = FormularioOlvido
+    email_template_name = "cuentas/correo_clave.txt"
+    subject_template_name = "cuentas/correo_clave_asunto.txt"
+    success_url = reverse_lazy("cuentas:clave_enviada")
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), **_vigencia_enlace()}
+
+    def form_valid(self, form):
+        self.extra_email_context = {
+            "nombre_marca": selectors.marca_publica().datos["nombre"],
+            **_vigencia_enlace(),
+        }
+        return super().form_valid(form)
+
+
+def _vigencia_enlace() -> dict[str, int]:
+    return {"horas_enlace": max(1, settings.PASSWORD_RESET_TIMEOUT // 3600)}
+
+
+class EnviadoView(auth_views.PasswordResetDoneView):
+    template_name = "cuentas/clave_enviada.html"
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), **_vigencia_enlace()}
+
+
+class NuevaClaveView(auth_views.PasswordResetConfirmView):
+    """The link of the e-mail: choose a new password (the link works once)."""
+
+    template_name = "cuentas/clave_nueva.html"
+    form_class = FormularioNuevaClave
+    success_url = reverse_lazy("cuentas:clave_lista")
+
+
+class ListaView(auth_views.PasswordResetCompleteView):
+    template_name = "cuentas/clave_lista.html"

@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.text import capfirst
 
 from apps.firmas import qr, services
 from apps.firmas.models import Firma
@@ -27,7 +28,7 @@ class TipoDocumentoFilter(admin.SimpleListFilter):
 
     def lookups(self, request, model_admin):
         tipos = ContentType.objects.filter(pk__in=Firma.objects.values("content_type").distinct())
-        return [(str(t.pk), t.name.capitalize()) for t in tipos.order_by("model")]
+        return [(str(t.pk), capfirst(t.name)) for t in tipos.order_by("model")]
 
     def queryset(self, request, queryset):
         if self.value() and self.value().isdigit():
@@ -111,7 +112,8 @@ class FirmaAdmin(admin.ModelAdmin):
 
     @admin.display(description="tipo de documento", ordering="content_type__model")
     def tipo_documento(self, firma: Firma) -> str:
-        return firma.content_type.name.capitalize()
+        # capfirst, not capitalize: "CDP", "Movimiento de RP", "Línea del PAA" keep their acronyms.
+        return capfirst(firma.content_type.name)
 
     @admin.display(description="QR")
     def enlaces_qr(self, firma: Firma) -> str:

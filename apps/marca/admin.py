@@ -1,42 +1,78 @@
-"""Admin of the brand: one screen with colour pickers, the phrases one per line and the images."""
+"""Admin of the brand: one screen with colours (hex and swatch, contrast check), the phrases one
+per line, the images, a live preview of the sign-in page and "restore defaults"."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
-from django.contrib import admin
-from django.core.exceptions import ValidationError
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.urls import reverse
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.html import format_html
 
+from apps.cuentas.formularios import FormularioIngreso
 from apps.marca import selectors, services
+from apps.marca.colores import BLANCO, CONTRASTE_MINIMO, contraste, enlace_legible
+from apps.marca.context_processors import colores_derivados, marca_para_plantilla
 from apps.marca.imagenes import TAMANO_MAXIMO, validar_imagen
-from apps.marca.models import CAMPOS_CONTENIDO, Marca, Slot
+from apps.marca.models import (
+    CAMPOS_CONTENIDO,
+    DEFAULTS,
+    MAX_BULLETS,
+    MAX_LARGO_BULLET,
+    Marca,
+    Modo,
+    Slot,
+)
+from hub import seguridad
+from hub.formularios import CampoLineas
+from hub.sitio_admin import AdminUnico
+
+_HEX = re.compile(r"^#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})$")
+MENSAJE_COLOR = "Use un color hexadecimal de la forma #RRGGBB."
+
+
+def normalizar_color(texto: str) -> str | None:
+    """'#1f4e79', '1F4E79' or '#abc' -> '#1F4E79' / '#AABBCC'; None if it is not a colour."""
+    coincide = _HEX.match((texto or "").strip())
+    if coincide is None:
+        return None
+    cifras = coincide.group(1)
+    if len(cifras) == 3:
+        cifras = "".join(c * 2 for c in cifras)
+    return "#" + cifras.upper()
 
 
 class SelectorColor(forms.TextInput):
-    """The browser's colour picker (`<input type="color">`); it always sends #rrggbb."""
+    """The hex value, editable, beside the browser's swatch (marca/editor.js keeps them equal)."""
 
-    input_type = "color"
+    template_name = "marca/widgets/color.html"
+
+    def __init__(self, attrs=None):
+        base = {"size": 8, "maxlength": 7, "spellcheck": "false", "autocomplete": "off"}
+        super().__init__({**base, **(attrs or {})})
+
+    def get_context(self, name, value, attrs):
+        contexto = super().get_context(name, value, attrs)
+        contexto["muestra"] = (normalizar_color(str(value or "")) or "#000000").lower()
+        return contexto
 
 
-class CampoFrases(forms.CharField):
-    """A list of phrases edited as text, one per line; blank lines are dropped."""
+class CampoColor(forms.CharField):
+    widget = SelectorColor
 
-    widget = forms.Textarea(attrs={"rows": 5, "cols": 80})
-
-    def prepare_value(self, value: Any) -> Any:
-        if isinstance(value, list):
-            return "\n".join(str(v) for v in value)
-        return value
-
-    def to_python(self, value: Any) -> list[str]:
-        if isinstance(value, list):
-            return value
-        texto = super().to_python(value) or ""
-        return [linea.strip() for linea in texto.splitlines() if linea.strip()]
+    def to_python(self, value: Any) -> str:
+        texto = super().to_python(value)
+        if not texto:
+            return texto
+        color = normalizar_color(texto)
+        if color is None:
+            raise ValidationError(MENSAJE_COLOR, code="color")
+        return color
 
 
 AYUDA_IMAGEN = (
@@ -46,7 +82,15 @@ AYUDA_IMAGEN = (
 
 
 class MarcaForm(forms.ModelForm):
-    login_bullets = CampoFrases(
+    color_primario = CampoColor(
+        label="Color primario",
+        help_text="Barra superior, botones, enlaces y títulos. Debe leerse bien sobre blanco.",
+    )
+    color_acento = CampoColor(
+        label="Color de acento",
+        help_text="Detalles: viñetas, contornos de foco, botones de acento.",
+    )
+    login_bullets = CampoLineas(
         label="Frases de la pantalla de ingreso",
         required=False,
         help_text="Una frase por línea (máximo 8, de hasta 160 caracteres cada una).",
@@ -66,8 +110,6 @@ class MarcaForm(forms.ModelForm):
         fields = list(CAMPOS_CONTENIDO)
         ancho = {"class": "vTextField marca-texto-ancho"}  # width in marca/admin.css (CSP)
         widgets = {
-            "color_primario": SelectorColor(),
-            "color_acento": SelectorColor(),
             "nombre": forms.TextInput(attrs=ancho),
             "tagline": forms.TextInput(attrs=ancho),
             "nombre_entidad": forms.TextInput(attrs=ancho),
@@ -121,18 +163,61 @@ def _vista_previa(slot: str) -> str:
     )
 
 
+def _decimal(numero: float) -> str:
+    return f"{numero:.1f}".replace(".", ",")
+
+
+def aviso_contraste(color: str) -> str | None:
+    """A warning when the primary colour is too light for text and links on white."""
+    relacion = contraste(color, BLANCO)
+    if relacion >= CONTRASTE_MINIMO:
+        return None
+    return (
+        f"El color primario {color} se lee poco sobre blanco (contraste {_decimal(relacion)}:1; "
+        f"se recomienda al menos {_decimal(CONTRASTE_MINIMO)}:1). Los enlaces y los títulos usarán "
+        f"{enlace_legible(color)}, un tono más oscuro del mismo color."
+    )
+
+
+# Fields the live preview takes from the form (unsaved values), each checked like the form does.
+CAMPOS_VISTA_PREVIA = ("modo", "nombre", "tagline", "nombre_entidad", "login_titulo")
+
+
+def marca_de_vista_previa(request: HttpRequest) -> dict[str, Any]:
+    """The current brand for templates, with the editor's unsaved values from the query string."""
+    datos = marca_para_plantilla(request)
+    for campo in CAMPOS_VISTA_PREVIA:
+        if campo in request.GET:
+            valor = request.GET[campo].strip()[: Marca._meta.get_field(campo).max_length]
+            if campo == "modo" and valor not in Modo.values:
+                continue
+            datos[campo] = valor or (DEFAULTS[campo] if campo in ("nombre", "login_titulo") else "")
+    if "login_bullets" in request.GET:
+        frases = [f.strip() for f in request.GET["login_bullets"].splitlines() if f.strip()]
+        datos["login_bullets"] = [f[:MAX_LARGO_BULLET] for f in frases[:MAX_BULLETS]]
+    for campo in ("color_primario", "color_acento"):
+        color = normalizar_color(request.GET.get(campo, ""))
+        if color is not None:
+            datos[campo] = color
+    datos.update(colores_derivados(datos["color_primario"], datos["color_acento"]))
+    datos["con_tecnologia_hub"] = datos["modo"] in (Modo.HUB, Modo.COMARCA)
+    return datos
+
+
 @admin.register(Marca)
-class MarcaAdmin(admin.ModelAdmin):
+class MarcaAdmin(AdminUnico):
     form = MarcaForm
-    readonly_fields = ("vista_logo", "vista_isotipo", "vista_favicon", "version")
+    change_form_template = "admin/marca/marca/change_form.html"
+    readonly_fields = ("vista_logo", "vista_isotipo", "vista_favicon", "version", "vista_previa")
 
     class Media:
         css = {"all": ("marca/admin.css",)}
+        js = ("marca/editor.js",)
 
     fieldsets = (
         ("Identidad", {"fields": ("modo", "nombre", "tagline", "nombre_entidad", "version")}),
         ("Colores", {"fields": ("color_primario", "color_acento")}),
-        ("Pantalla de ingreso", {"fields": ("login_titulo", "login_bullets")}),
+        ("Pantalla de ingreso", {"fields": ("login_titulo", "login_bullets", "vista_previa")}),
         ("Contacto publicado", {"fields": ("contacto_correo", "contacto_sitio")}),
         ("Logo", {"fields": ("vista_logo", "logo_archivo", "logo_quitar")}),
         ("Isotipo", {"fields": ("vista_isotipo", "isotipo_archivo", "isotipo_quitar")}),
@@ -155,16 +240,16 @@ class MarcaAdmin(admin.ModelAdmin):
     def version(self, obj: Marca) -> str:
         return selectors.marca_publica().version
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # the single row is created on first read
-
-    def has_delete_permission(self, request: HttpRequest, obj: Marca | None = None) -> bool:
-        return False
-
-    def changelist_view(self, request: HttpRequest, extra_context=None) -> HttpResponse:
-        """There is exactly one brand: go straight to its form."""
-        marca = Marca.cargar()
-        return HttpResponseRedirect(reverse("admin:marca_marca_change", args=[marca.pk]))
+    @admin.display(description="Vista previa")
+    def vista_previa(self, obj: Marca) -> str:
+        # The real sign-in page, redrawn by marca/editor.js with the values being typed.
+        return format_html(
+            '<iframe class="marca-vista-ingreso" src="{}" title="Vista previa de la pantalla de '
+            'ingreso" data-vista-previa loading="lazy"></iframe>'
+            '<span class="help">Se actualiza mientras escribe; las imágenes nuevas se ven al '
+            "guardar.</span>",
+            reverse("admin:marca_marca_vista_previa"),
+        )
 
     def save_model(self, request: HttpRequest, obj: Marca, form: MarcaForm, change: bool) -> None:
         services.actualizar_marca(cambios={c: getattr(obj, c) for c in CAMPOS_CONTENIDO})
@@ -173,3 +258,62 @@ class MarcaAdmin(admin.ModelAdmin):
                 services.quitar_imagen(slot=slot)
             elif form.cleaned_data.get(f"{slot}_archivo"):
                 services.guardar_imagen(slot=slot, datos=form.cleaned_data[f"{slot}_archivo"])
+        aviso = aviso_contraste(obj.color_primario)
+        if aviso:
+            messages.warning(request, aviso)
+
+    def get_urls(self):
+        propias = [
+            path(
+                "vista-previa/",
+                self.admin_site.admin_view(self.vista_previa_view),
+                name="marca_marca_vista_previa",
+            ),
+            path(
+                "restaurar/",
+                self.admin_site.admin_view(self.restaurar_view),
+                name="marca_marca_restaurar",
+            ),
+        ]
+        return propias + super().get_urls()
+
+    def vista_previa_view(self, request: HttpRequest) -> HttpResponse:
+        """The sign-in page drawn with the editor's unsaved values (inside the editor only)."""
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
+        contexto = {
+            "marca": marca_de_vista_previa(request),
+            "form": FormularioIngreso(),
+            "vista_previa": True,
+        }
+        response = TemplateResponse(request, "cuentas/login.html", contexto)
+        # The editor frames this page: the policy allows our own pages as ancestors, no others.
+        response["Content-Security-Policy"] = seguridad.politica(request.csp_nonce).replace(
+            "frame-ancestors 'none'", "frame-ancestors 'self'"
+        )
+        response["X-Frame-Options"] = "SAMEORIGIN"
+        response["Cache-Control"] = "no-store"
+        return response
+
+    def restaurar_view(self, request: HttpRequest) -> HttpResponse:
+        """GET asks to confirm; POST puts back the hub's own brand (and the images, if asked)."""
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        if request.method == "POST":
+            quitar = request.POST.get("quitar_imagenes") == "si"
+            services.restaurar_marca(quitar_imagenes=quitar)
+            self.message_user(
+                request,
+                "Se restauraron los valores por defecto de la marca"
+                + (" y se quitaron sus imágenes." if quitar else "; las imágenes se conservan."),
+                messages.SUCCESS,
+            )
+            return HttpResponseRedirect(reverse("admin:marca_marca_change", args=[1]))
+        contexto = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Restaurar los valores por defecto",
+            "subtitle": None,
+            "defaults": DEFAULTS,
+        }
+        return TemplateResponse(request, "admin/marca/marca/restaurar.html", contexto)

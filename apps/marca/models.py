@@ -119,7 +119,7 @@ class Marca(ModeloUnico):
         verbose_name_plural = "marca"
 
     def __str__(self) -> str:
-        return f"Marca: {self.nombre}"
+        return self.nombre
 
     def clean(self) -> None:
         # One spelling of each colour, so the same brand always has the same version.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -9,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from apps.marca.imagenes import validar_imagen
-from apps.marca.models import CAMPOS_CONTENIDO, ImagenMarca, Marca, Slot
+from apps.marca.models import CAMPOS_CONTENIDO, DEFAULTS, ImagenMarca, Marca, Slot
 
 
 def _marca_bloqueada() -> Marca:
@@ -67,3 +68,13 @@ def quitar_imagen(*, slot: str) -> bool:
         return False
     imagen.delete()
     return True
+
+
+@transaction.atomic
+def restaurar_marca(*, quitar_imagenes: bool = False) -> Marca:
+    """Back to the hub's own brand (every field's default); the images too when asked."""
+    marca = actualizar_marca(cambios={c: copy.deepcopy(v) for c, v in DEFAULTS.items()})
+    if quitar_imagenes:
+        for slot in Slot.values:
+            quitar_imagen(slot=slot)
+    return marca

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from hub.singleton import ModeloUnico
@@ -21,6 +23,47 @@ def _publicas_por_defecto() -> list[str]:
 
 def _lista_vacia() -> list[str]:
     return []
+
+
+PUERTOS_POR_DEFECTO = {"http": 80, "https": 443}
+# A token that expires within this time is flagged on the profile (time to regenerate it).
+AVISO_VENCIMIENTO = timedelta(days=7)
+
+
+def normalizar_origen(texto: str) -> str:
+    """An origin as browsers send it (`https://host[:port]`, lower case, no default port).
+
+    Raises ValidationError for anything else: a path, a query, credentials, another scheme.
+    """
+    texto = texto.strip()
+    error = ValidationError(
+        f"«{texto}» no es un origen: escriba solo el esquema, el dominio y, si hace falta, el "
+        "puerto, p. ej. https://asistente.entidad.gov.co",
+        code="origen",
+    )
+    try:
+        partes = urlsplit(texto)
+        puerto = partes.port
+    except ValueError:
+        raise error from None
+    if (
+        partes.scheme.lower() not in PUERTOS_POR_DEFECTO
+        or not partes.hostname
+        or partes.username is not None
+        or partes.path not in ("", "/")
+        or partes.query
+        or partes.fragment
+        or texto.endswith("?")
+        or texto.endswith("#")
+    ):
+        raise error
+    esquema = partes.scheme.lower()
+    anfitrion = partes.hostname.lower()
+    if ":" in anfitrion:  # IPv6 literal
+        anfitrion = f"[{anfitrion}]"
+    if puerto is not None and puerto != PUERTOS_POR_DEFECTO[esquema]:
+        return f"{esquema}://{anfitrion}:{puerto}"
+    return f"{esquema}://{anfitrion}"
 
 
 def _limite(verbose: str, default: int, ayuda: str) -> models.PositiveIntegerField:
@@ -43,8 +86,7 @@ class AjustesAsistente(ModeloUnico):
         blank=True,
         help_text=(
             "Herramientas que una integración puede usar solo con la clave de API (sin usuario). "
-            'Lista JSON, p. ej. ["estado_solicitud", "buscar_documento"]. Solo admite herramientas '
-            "de acceso público o verificado."
+            "Solo admite herramientas de acceso público o verificado."
         ),
     )
     permitir_token_solo = models.BooleanField(
@@ -82,7 +124,7 @@ class AjustesAsistente(ModeloUnico):
         blank=True,
         help_text=(
             "Orígenes (cabecera Origin) aceptados además del propio sitio, p. ej. "
-            '["https://asistente.entidad.gov.co"]. Las peticiones sin Origin se aceptan.'
+            "https://asistente.entidad.gov.co. Las peticiones sin Origin se aceptan."
         ),
     )
 
@@ -114,12 +156,13 @@ class AjustesAsistente(ModeloUnico):
                     "No son herramientas de acceso público o verificado: " + ", ".join(malas)
                 )
         origenes = self.origenes_permitidos
-        if not isinstance(origenes, list) or not all(
-            isinstance(o, str) and o.startswith(("http://", "https://")) for o in origenes
-        ):
-            errores["origenes_permitidos"] = (
-                'Debe ser una lista de orígenes como "https://sitio.gov.co".'
-            )
+        if not isinstance(origenes, list) or not all(isinstance(o, str) for o in origenes):
+            errores["origenes_permitidos"] = "Debe ser una lista de orígenes."
+        else:
+            try:
+                self.origenes_permitidos = list(dict.fromkeys(map(normalizar_origen, origenes)))
+            except ValidationError as exc:
+                errores["origenes_permitidos"] = exc.messages[0]
         if errores:
             raise ValidationError(errores)
 
@@ -196,6 +239,32 @@ class ClaveApi(Credencial):
         return f"{self.nombre} ({self.prefijo}…)"
 
 
+class TokenPersonalQuerySet(CredencialQuerySet):
+    def con_acceso_del_usuario(self) -> TokenPersonalQuerySet:
+        """Annotate `usuario_con_acceso`: the owner is active and may use the assistant now (the
+        same rule the endpoint applies with has_perm, in one query for a whole list)."""
+        from django.contrib.auth.models import Permission
+
+        from apps.cuentas.models import User
+
+        permiso = Permission.objects.filter(
+            content_type__app_label="mcp", codename="asistente.usar"
+        ).values("pk")
+        directo = User.user_permissions.through.objects.filter(
+            user=OuterRef("usuario"), permission__in=permiso
+        )
+        por_rol = User.groups.through.objects.filter(
+            user=OuterRef("usuario"), group__permissions__in=permiso
+        )
+        return self.annotate(
+            usuario_con_acceso=models.ExpressionWrapper(
+                Q(usuario__is_active=True)
+                & (Q(usuario__is_superuser=True) | Exists(directo) | Exists(por_rol)),
+                output_field=models.BooleanField(),
+            )
+        )
+
+
 class TokenPersonal(Credencial):
     """A person's token: acts with the user's current permissions until it expires or is revoked."""
 
@@ -205,6 +274,8 @@ class TokenPersonal(Credencial):
     vence = models.DateTimeField("vence")
     ultima_ip = models.GenericIPAddressField("última IP", null=True, blank=True, editable=False)
 
+    objects = TokenPersonalQuerySet.as_manager()
+
     class Meta:
         verbose_name = "token personal"
         verbose_name_plural = "tokens personales"
@@ -213,6 +284,11 @@ class TokenPersonal(Credencial):
 
     def __str__(self) -> str:
         return f"{self.nombre} ({self.prefijo}…)"
+
+    def por_vencer(self, ahora: datetime | None = None) -> bool:
+        """Still valid, but for less than AVISO_VENCIMIENTO."""
+        ahora = ahora or timezone.now()
+        return self.vigente(ahora) and self.vence - ahora <= AVISO_VENCIMIENTO
 
 
 class ConfirmacionUsadaQuerySet(models.QuerySet):
@@ -314,12 +390,14 @@ class RegistroAuditoria(models.Model):
 
     class Meta:
         verbose_name = "registro de auditoría"
-        verbose_name_plural = "registro de auditoría"
+        verbose_name_plural = "registros de auditoría"
         ordering = ["-creado", "-id"]
         indexes = [models.Index(fields=["usuario", "-creado"], name="mcp_audit_usuario_idx")]
 
     def __str__(self) -> str:
-        return f"{self.creado:%Y-%m-%d %H:%M:%S} {self.herramienta} {self.resultado}"
+        # Local time, as every date of the admin shows it.
+        creado = timezone.localtime(self.creado)
+        return f"{creado:%Y-%m-%d %H:%M:%S} {self.herramienta} {self.resultado}"
 
     def save(self, *args, **kwargs):
         if not self._state.adding:

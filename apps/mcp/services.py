@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, time, timedelta
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -37,11 +38,47 @@ def vigencias_permitidas(ajustes: AjustesAsistente | None = None) -> list[int]:
     return sorted({d for d in VIGENCIAS_DIAS if d <= maximo} | {maximo})
 
 
+def _vencimiento(*, dias: int | None, hasta: date | None, ahora: datetime, maximo: int) -> datetime:
+    """When a new token expires: after one of the offered periods, or at the end of a chosen
+    day (from tomorrow up to the organization's maximum)."""
+    if (dias is None) == (hasta is None):
+        raise ErrorCredencial("dias", "Elija una vigencia o una fecha de vencimiento.")
+    if dias is not None:
+        if dias not in vigencias_permitidas():
+            raise ErrorCredencial("dias", "Elija una de las vigencias ofrecidas.")
+        return ahora + timedelta(days=dias)
+    hoy = timezone.localdate(ahora)
+    ultimo = timezone.localdate(ahora + timedelta(days=maximo))
+    if hasta <= hoy:
+        raise ErrorCredencial("fecha", "Elija una fecha a partir de mañana.")
+    if hasta > ultimo:
+        raise ErrorCredencial(
+            "fecha", f"La fecha más lejana permitida es {ultimo:%Y-%m-%d} ({maximo} días)."
+        )
+    fin_del_dia = timezone.make_aware(datetime.combine(hasta, time(23, 59)))
+    return min(fin_del_dia, ahora + timedelta(days=maximo))
+
+
 @transaction.atomic
 def crear_token_personal(
-    *, usuario: User, nombre: str, dias: int, ahora: datetime | None = None
+    *,
+    usuario: User,
+    nombre: str,
+    dias: int | None = None,
+    hasta: date | None = None,
+    ahora: datetime | None = None,
 ) -> tuple[TokenPersonal, str]:
-    """A new personal token for `usuario`; returns the row and the secret (shown once)."""
+    """A new personal token for `usuario` that lasts `dias` (one of the offered periods) or until
+    the end of the day `hasta`; returns the row and the secret (shown once)."""
+    ahora = ahora or timezone.now()
+    maximo = AjustesAsistente.cargar().token_max_dias
+    vence = _vencimiento(dias=dias, hasta=hasta, ahora=ahora, maximo=maximo)
+    return _crear_token(usuario=usuario, nombre=nombre, vence=vence, ahora=ahora)
+
+
+def _crear_token(
+    *, usuario: User, nombre: str, vence: datetime, ahora: datetime
+) -> tuple[TokenPersonal, str]:
     nombre = (nombre or "").strip()
     if not nombre:
         raise ErrorCredencial("nombre", "Escriba un nombre para reconocer el token.")
@@ -49,9 +86,6 @@ def crear_token_personal(
         raise ErrorCredencial("nombre", "El nombre admite hasta 100 caracteres.")
     if not usuario.is_active or not usuario.has_perm(PERMISO_USAR):
         raise ErrorCredencial("__all__", "Su usuario no tiene acceso al asistente.")
-    if dias not in vigencias_permitidas():
-        raise ErrorCredencial("dias", "Elija una de las vigencias ofrecidas.")
-    ahora = ahora or timezone.now()
     # Lock the person's row so two simultaneous creations cannot both pass the count.
     User.objects.select_for_update().filter(pk=usuario.pk).first()
     activos = TokenPersonal.objects.filter(
@@ -63,10 +97,24 @@ def crear_token_personal(
             f"Ya tiene {MAX_TOKENS_ACTIVOS} tokens activos: revoque alguno antes de crear otro.",
         )
     secreto = secretos.generar(secretos.PREFIJO_TOKEN)
-    token = guardar_token(
-        usuario=usuario, nombre=nombre, secreto=secreto, vence=ahora + timedelta(days=dias)
-    )
+    token = guardar_token(usuario=usuario, nombre=nombre, secreto=secreto, vence=vence)
     return token, secreto
+
+
+@transaction.atomic
+def regenerar_token_personal(
+    *, usuario: User, token_id: int, ahora: datetime | None = None
+) -> tuple[TokenPersonal, str]:
+    """Revoke one of the person's tokens and create another with the same name and lifetime
+    (bounded by today's maximum); both happen or neither. Returns the new row and its secret."""
+    ahora = ahora or timezone.now()
+    token = TokenPersonal.objects.select_for_update().get(pk=token_id, usuario=usuario)
+    maximo = timedelta(days=AjustesAsistente.cargar().token_max_dias)
+    duracion = min(max(token.vence - token.creado, timedelta(days=1)), maximo)
+    if token.revocado_en is None:
+        token.revocado_en = ahora
+        token.save(update_fields=["revocado_en"])
+    return _crear_token(usuario=usuario, nombre=token.nombre, vence=ahora + duracion, ahora=ahora)
 
 
 def guardar_token(
@@ -98,15 +146,31 @@ def revocar_token_personal(*, usuario: User, token_id: int) -> TokenPersonal:
     return token
 
 
+@transaction.atomic
 def crear_clave_api(
     *, nombre: str, vence: datetime | None = None, creada_por: User | None = None
 ) -> tuple[ClaveApi, str]:
     """A new integration API key; returns the row and the secret (shown once)."""
-    secreto = generar_secreto_clave()
-    clave = ClaveApi(nombre=nombre, vence=vence, creada_por=creada_por)
-    asignar_secreto_clave(clave, secreto)
+    clave = ClaveApi(nombre=nombre, vence=vence)
+    secreto = preparar_clave_api(clave, creada_por=creada_por)
     clave.save()
     return clave, secreto
+
+
+def preparar_clave_api(
+    clave: ClaveApi, *, creada_por: User | None, ahora: datetime | None = None
+) -> str:
+    """Give an unsaved key its secret (digest and prefix), its author and, when it has none, the
+    default expiry (HUB_CLAVE_API_DIAS); returns the secret. An expiry in the past is refused."""
+    ahora = ahora or timezone.now()
+    if clave.vence is None:
+        clave.vence = ahora + timedelta(days=settings.HUB_CLAVE_API_DIAS)
+    elif clave.vence <= ahora:
+        raise ErrorCredencial("vence", "La fecha de vencimiento ya pasó: elija una fecha futura.")
+    secreto = generar_secreto_clave()
+    asignar_secreto_clave(clave, secreto)
+    clave.creada_por = creada_por
+    return secreto
 
 
 def generar_secreto_clave() -> str:

@@ -106,15 +106,66 @@ def test_a_foreign_next_address_is_ignored(client):
     assert r["Location"] == PERFIL
 
 
+def _rechazo(html: str) -> str:
+    """The text of the refusal box of the sign-in page."""
+    return re.search(r'<div class="alerta" role="alert"><p>(.*?)</p>', html, re.S).group(1)
+
+
 def test_a_wrong_password_shows_a_spanish_error_and_does_not_sign_in(client):
     UserFactory(username="camila")
     r = client.post(LOGIN, {"username": "camila", "password": "equivocada"})
     assert r.status_code == 200
     html = r.content.decode()
-    assert "Usuario o contraseña incorrectos." in html
-    assert 'role="alert"' in html
+    assert _rechazo(html).startswith("No fue posible ingresar con esos datos.")
     assert "_auth_user_id" not in client.session
     assert client.get(PERFIL)["Location"].startswith(LOGIN)
+
+
+def test_the_refusal_says_whom_to_contact_with_the_published_address(client):
+    services.actualizar_marca(
+        cambios={"nombre_entidad": "Instituto X", "contacto_correo": "mesa@x.gov.co"}
+    )
+    html = client.post(LOGIN, {"username": "nadie", "password": "x"}).content.decode()
+    texto = _rechazo(html)
+    assert "Si su cuenta está bloqueada, comuníquese con la mesa de ayuda de Instituto X." in texto
+    assert "¿Olvidó su contraseña?" in texto
+    assert 'Correo: <a href="mailto:mesa@x.gov.co">mesa@x.gov.co</a>' in html
+
+
+def test_the_refusal_is_the_same_whatever_the_cause(client):
+    """Wrong password, unknown user, blocked account with the right or a wrong password: the
+    same words, so the answer never tells that a password was right."""
+    UserFactory(username="camila")
+    UserFactory(username="bloqueado", is_active=False)
+    textos = {
+        _rechazo(client.post(LOGIN, datos).content.decode())
+        for datos in (
+            {"username": "camila", "password": "equivocada"},
+            {"username": "nadie", "password": CLAVE},
+            {"username": "bloqueado", "password": CLAVE},
+            {"username": "bloqueado", "password": "equivocada"},
+        )
+    }
+    assert len(textos) == 1
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_admin_sign_in_refuses_with_the_same_words(client):
+    """Wrong password, blocked staff and a non-staff person with the right password: one text."""
+    UserFactory(username="marta", is_staff=True)
+    UserFactory(username="jorge", is_staff=True, is_active=False)
+    UserFactory(username="camila")
+    textos = set()
+    for datos in (
+        {"username": "marta", "password": "equivocada"},
+        {"username": "jorge", "password": CLAVE},
+        {"username": "camila", "password": CLAVE},
+    ):
+        html = client.post("/admin/login/", {**datos, "next": "/admin/"}).content.decode()
+        textos.add(re.search(r'<p class="errornote" role="alert">(.*?)</p>', html, re.S).group(1))
+        assert "mailto:" not in html or 'class="correo-contacto"' in html
+    assert len(textos) == 1
+    assert textos.pop().startswith("No fue posible ingresar con esos datos.")
 
 
 def test_empty_fields_get_spanish_messages(client):
@@ -127,8 +178,18 @@ def test_a_blocked_account_cannot_sign_in(client):
     UserFactory(username="bloqueado", is_active=False)
     r = client.post(LOGIN, {"username": "bloqueado", "password": CLAVE})
     assert r.status_code == 200
-    assert "Usuario o contraseña incorrectos." in r.content.decode()
+    assert "No fue posible ingresar con esos datos." in r.content.decode()
     assert "_auth_user_id" not in client.session
+
+
+def test_the_sign_in_offers_the_password_reset_and_a_show_password_button(client):
+    html = client.get(LOGIN).content.decode()
+    assert '<a href="/cuentas/clave/olvido/">¿Olvidó su contraseña?</a>' in html
+    assert "data-mostrar-clave" in html
+    assert '<script src="/static/hub/mostrar_clave.js" defer></script>' in html
+    admin = client.get("/admin/login/").content.decode()
+    assert '<a href="/cuentas/clave/olvido/">¿Olvidó su contraseña?</a>' in admin
+    assert "data-mostrar-clave" in admin
 
 
 def test_a_signed_in_person_is_sent_from_sign_in_to_the_profile(client):
@@ -145,6 +206,22 @@ def test_sign_out_by_post_ends_the_session_and_returns_to_sign_in(client):
     assert r["Location"] == LOGIN
     assert "_auth_user_id" not in client.session
     assert client.get(PERFIL)["Location"].startswith(LOGIN)
+
+
+def test_after_signing_out_the_sign_in_page_says_so_once(client):
+    client.force_login(UserFactory())
+    html = client.post(LOGOUT, follow=True).content.decode()
+    assert '<p class="ingreso-aviso" role="status">Cerró su sesión.' in html
+    assert "Cerró su sesión." not in client.get(LOGIN).content.decode()
+
+
+def test_signing_out_of_the_admin_returns_to_the_admin_sign_in_with_the_message(client):
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    r = client.post("/admin/logout/")
+    assert r.status_code == 302 and r["Location"] == "/admin/login/"
+    html = client.get(r["Location"]).content.decode()
+    assert "Cerró su sesión." in html
+    assert "_auth_user_id" not in client.session
 
 
 def test_sign_out_by_get_is_refused(client):

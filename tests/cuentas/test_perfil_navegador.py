@@ -1,4 +1,5 @@
-"""The profile's assistant access in a real headless browser: create, copy once, reload, revoke."""
+"""The profile's assistant access in a real headless browser: create, copy once, reload, revoke;
+the token table readable at 1280 px and on a phone."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import httpx
 import pytest
 
 from apps.mcp.models import AjustesAsistente, TokenPersonal
-from tests.conftest import CAPTURAS
 from tests.factories import UserFactory
+from tests.mcp.factories import nuevo_token
 from tests.navegador_csp import vigilar_csp
+from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
 
@@ -35,6 +37,23 @@ def _ingresar(pagina, usuario: str) -> None:
     pagina.wait_for_url("**/cuentas/perfil/**")
 
 
+@pytest.fixture
+def persona_con_tokens():
+    """Data made before the browser starts (see tests/cuentas/test_ingreso.py)."""
+    AjustesAsistente.olvidar()
+    persona = UserFactory(
+        username="camila",
+        first_name="Camila",
+        last_name="Rojas Díaz",
+        permisos=["mcp.asistente.usar"],
+    )
+    nuevo_token(persona, nombre="Asistente de escritorio del despacho", dias=60)
+    nuevo_token(persona, nombre="Portátil", dias=5)
+    nuevo_token(persona, nombre="Servidor de reportes", dias=-2)
+    nuevo_token(persona, nombre="Perdido", revocado=True)
+    return persona
+
+
 def test_a_person_creates_copies_reloads_and_revokes_a_token(navegador):
     AjustesAsistente.olvidar()
     persona = UserFactory(username="camila", permisos=["mcp.asistente.usar"])
@@ -48,19 +67,19 @@ def test_a_person_creates_copies_reloads_and_revokes_a_token(navegador):
     pagina.wait_for_selector("#valor-token")
     secreto = pagina.input_value("#valor-token")
     assert PATRON_TOKEN.match(secreto)
-    assert secreto in pagina.inner_text("#config-cliente")
-    assert pagina.base + "/mcp/api/mcp" in pagina.inner_text("#config-cliente")
+    assert secreto in pagina.inner_text("#config-vscode")
+    assert pagina.base + "/mcp/api/mcp" in pagina.inner_text("#config-vscode")
 
     pagina.click("text=Copiar token")
     pagina.wait_for_selector("text=Copiado")
     assert pagina.evaluate("navigator.clipboard.readText()") == secreto
-    CAPTURAS.mkdir(parents=True, exist_ok=True)
-    pagina.screenshot(path=str(CAPTURAS / "perfil_tokens.png"), full_page=True)
+    capturar(pagina, "perfil_token_creado_1280")
     assert _ping(pagina.base, secreto) == 200
 
     pagina.reload()
     assert pagina.locator("#valor-token").count() == 0
     assert secreto not in pagina.content()
+    assert TokenPersonal.objects.filter(usuario=persona).count() == 1
     token = TokenPersonal.objects.get(usuario=persona)
     fila = pagina.locator(f'tr[data-token="{token.pk}"]')
     assert token.prefijo in fila.inner_text()
@@ -75,16 +94,68 @@ def test_a_person_creates_copies_reloads_and_revokes_a_token(navegador):
     assert violaciones == []
 
 
-def test_the_assistant_section_fits_a_phone_screen(navegador):
+def test_a_token_with_a_date_of_its_own_asks_for_the_date_only_then(navegador):
+    AjustesAsistente.olvidar()
+    persona = UserFactory(username="andres", permisos=["mcp.asistente.usar"])
+    pagina = navegador(1280, 900)
+    violaciones = vigilar_csp(pagina)
+    _ingresar(pagina, "andres")
+    assert not pagina.is_visible("#id_fecha")
+    pagina.fill("#id_nombre", "Hasta fin de mes")
+    pagina.select_option("#id_dias", "fecha")
+    assert pagina.is_visible("#id_fecha")
+    maximo = pagina.get_attribute("#id_fecha", "max")
+    pagina.fill("#id_fecha", maximo)
+    pagina.click("text=Crear token")
+    pagina.wait_for_selector("#valor-token")
+    token = TokenPersonal.objects.get(usuario=persona)
+    assert token.vence.astimezone().date().isoformat() <= maximo
+    assert violaciones == []
+
+
+@pytest.mark.parametrize(("ancho", "alto"), [(1280, 900), (390, 844)])
+def test_the_token_table_breaks_no_word_and_fits_the_screen(
+    persona_con_tokens, navegador, ancho, alto
+):
+    pagina = navegador(ancho, alto)
+    violaciones = vigilar_csp(pagina)
+    _ingresar(pagina, "camila")
+    pagina.wait_for_selector("#tokens")
+    assert palabras_partidas(pagina, "#tokens") == []
+    assert ancho_de_pagina(pagina) <= ancho
+    assert pagina.locator(".estado-por-vencer").count() == 1
+    assert pagina.is_visible("text=Su token «Portátil» vence el")
+    capturar(pagina, f"perfil_tokens_{ancho}")
+    assert violaciones == []
+
+
+@pytest.mark.parametrize(("ancho", "alto"), [(1280, 900), (390, 844)])
+def test_the_new_token_and_its_client_settings_fit_the_screen(navegador, ancho, alto):
     AjustesAsistente.olvidar()
     UserFactory(username="andres", permisos=["mcp.asistente.usar"])
-    pagina = navegador(390, 844)
+    pagina = navegador(ancho, alto)
     violaciones = vigilar_csp(pagina)
     _ingresar(pagina, "andres")
     pagina.fill("#id_nombre", "Teléfono")
     pagina.click("text=Crear token")
     pagina.wait_for_selector("#valor-token")
-    ancho = pagina.evaluate("document.documentElement.scrollWidth")
-    pagina.screenshot(path=str(CAPTURAS / "perfil_tokens_movil.png"), full_page=True)
-    assert ancho <= 390
+    pagina.click("text=Clientes que solo abren procesos locales")
+    assert pagina.is_visible("#config-puente")
+    assert ancho_de_pagina(pagina) <= ancho
+    capturar(pagina, f"perfil_token_nuevo_{ancho}")
+    assert violaciones == []
+
+
+@pytest.mark.parametrize(("ancho", "alto"), [(1280, 900), (390, 844)])
+def test_a_person_without_access_sees_so(navegador, ancho, alto):
+    lucia = UserFactory(username="lucia", first_name="Lucía", last_name="Martínez Ortiz")
+    nuevo_token(lucia, nombre="De antes")
+    pagina = navegador(ancho, alto)
+    violaciones = vigilar_csp(pagina)
+    _ingresar(pagina, "lucia")
+    assert pagina.is_visible("#sin-acceso")
+    assert pagina.locator("text=Cómo conectarse").count() == 0
+    assert pagina.locator(".estado-sin-acceso").inner_text() == "sin acceso"
+    assert ancho_de_pagina(pagina) <= ancho
+    capturar(pagina, f"perfil_sin_acceso_{ancho}")
     assert violaciones == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from django.db import connection
@@ -22,24 +23,6 @@ pytestmark = pytest.mark.django_db
 
 URL = "/cuentas/perfil/"
 PATRON_TOKEN = re.compile(r"sgimcp_[0-9A-Za-z]{38}")
-
-
-@pytest.fixture(autouse=True)
-def _ajustes_frescos():
-    AjustesAsistente.olvidar()
-    yield
-    AjustesAsistente.olvidar()
-
-
-@pytest.fixture
-def persona():
-    return UserFactory(username="camila", permisos=["mcp.asistente.usar"])
-
-
-@pytest.fixture
-def navegante(client, persona):
-    client.force_login(persona)
-    return client
 
 
 def _crear(client, nombre="Portátil", dias="30"):
@@ -74,7 +57,7 @@ def test_the_page_shows_the_person_and_the_creation_form(navegante, persona):
 
 def test_a_new_token_is_shown_exactly_once_and_works(navegante, persona):
     r = _crear(navegante)
-    assert r.status_code == 302 and r["Location"] == URL
+    assert r.status_code == 302 and r["Location"] == URL + "#token-nuevo"
     assert not PATRON_TOKEN.search(r.content.decode())
     primera = navegante.get(URL).content.decode()
     encontrados = set(PATRON_TOKEN.findall(primera))
@@ -93,15 +76,42 @@ def test_a_new_token_is_shown_exactly_once_and_works(navegante, persona):
     assert _ping(secreto) == 200
 
 
-def test_the_ready_to_paste_configuration_carries_the_endpoint_and_headers(navegante):
+def _configuracion(html: str, ident: str) -> dict:
+    bloque = re.search(rf'<pre class="config" id="config-{ident}">(.*?)</pre>', html, re.S)
+    return json.loads(unescape(bloque.group(1)))
+
+
+def test_each_client_family_gets_its_own_format_with_the_new_token(navegante):
     _crear(navegante)
     html = navegante.get(URL).content.decode()
-    bloque = re.search(r'<pre class="config" id="config-cliente">(.*?)</pre>', html, re.S).group(1)
-    configuracion = json.loads(bloque.replace("&quot;", '"'))
-    servidor = configuracion["mcpServers"]["hub"]
-    assert servidor["url"] == "http://testserver/mcp/api/mcp"
-    assert PATRON_TOKEN.fullmatch(servidor["headers"]["X-MCP-User-Token"])
-    assert "X-MCP-Api-Key" not in servidor["headers"]
+    secreto = PATRON_TOKEN.search(html).group(0)
+    endpoint = "http://testserver/mcp/api/mcp"
+    http = {"type": "http", "url": endpoint, "headers": {"X-MCP-User-Token": secreto}}
+    assert _configuracion(html, "vscode") == {"servers": {"hub": http}}
+    assert _configuracion(html, "mcpservers") == {"mcpServers": {"hub": http}}
+    assert _configuracion(html, "puente") == {
+        "mcpServers": {
+            "hub": {
+                "command": "npx",
+                "args": [
+                    "-y",
+                    "mcp-remote",
+                    endpoint,
+                    "--header",
+                    "X-MCP-User-Token:${HUB_USER_TOKEN}",
+                ],
+                "env": {"HUB_USER_TOKEN": secreto},
+            }
+        }
+    }
+
+
+def test_before_creating_a_token_the_configurations_carry_a_placeholder(navegante):
+    html = navegante.get(URL).content.decode()
+    assert _configuracion(html, "vscode")["servers"]["hub"]["headers"] == {
+        "X-MCP-User-Token": "SU_TOKEN_PERSONAL"
+    }
+    assert not PATRON_TOKEN.search(html)
 
 
 def test_the_configuration_asks_for_the_api_key_when_the_organization_requires_it(navegante):
@@ -110,7 +120,11 @@ def test_the_configuration_asks_for_the_api_key_when_the_organization_requires_i
     ajustes.save()
     _crear(navegante)
     html = navegante.get(URL).content.decode()
-    assert "X-MCP-Api-Key" in html and "CLAVE_DE_API_DE_LA_ORGANIZACION" in html
+    cabeceras = _configuracion(html, "mcpservers")["mcpServers"]["hub"]["headers"]
+    assert cabeceras["X-MCP-Api-Key"] == "CLAVE_DE_API_DE_LA_ORGANIZACION"
+    puente = _configuracion(html, "puente")["mcpServers"]["hub"]
+    assert "X-MCP-Api-Key:${HUB_API_KEY}" in puente["args"]
+    assert puente["env"]["HUB_API_KEY"] == "CLAVE_DE_API_DE_LA_ORGANIZACION"
 
 
 def test_expiry_choices_are_bounded_by_the_organization_maximum(navegante, persona):
@@ -139,9 +153,25 @@ def test_a_person_without_assistant_access_sees_an_explanation_and_cannot_create
     html = client.get(URL).content.decode()
     assert 'id="sin-acceso"' in html
     assert 'value="crear"' not in html
+    assert "Cómo conectarse" not in html and 'id="clientes"' not in html
     r = _crear(client)
     assert r.status_code == 403
     assert not TokenPersonal.objects.exists()
+
+
+def test_a_token_whose_owner_lost_access_shows_as_without_access_not_active(client):
+    lucia = UserFactory(username="lucia")
+    token, secreto = nuevo_token(lucia, nombre="Antiguo")
+    client.force_login(lucia)
+    html = client.get(URL).content.decode()
+    fila = re.search(rf'<tr data-token="{token.pk}">(.*?)</tr>', html, re.S).group(1)
+    assert '<span class="estado estado-sin-acceso">sin acceso</span>' in fila
+    assert "estado-activo" not in fila
+    assert 'value="regenerar"' not in fila and 'value="revocar"' in fila
+    assert _ping(secreto) == 403  # what the page says is what the endpoint does
+    r = client.post(URL, {"accion": "regenerar", "token_id": token.pk, "confirmado": "si"})
+    assert r.status_code == 403
+    assert TokenPersonal.objects.filter(usuario=lucia).count() == 1
 
 
 def test_active_tokens_are_capped(navegante, persona):

@@ -154,9 +154,14 @@ def test_the_profile_page_has_no_inline_script_and_loads_the_copy_button_from_st
 
 
 def test_the_page_showing_a_new_api_key_copies_it_without_inline_handlers(admin_client):
-    r = admin_client.post("/admin/mcp/claveapi/add/", {"nombre": "Integración", "vence": ""})
+    r = admin_client.post(
+        "/admin/mcp/claveapi/add/",
+        {"nombre": "Integración", "vence_0": "", "vence_1": ""},
+        follow=True,
+    )
     assert r.status_code == 200
     html = r.content.decode()
+    assert 'id="clave-api"' in html
     assert PATRON.match(r["Content-Security-Policy"])
     assert 'data-copiar="clave-api"' in html
     assert " onclick=" not in html

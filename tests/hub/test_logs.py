@@ -265,7 +265,7 @@ def test_the_admin_shows_finds_and_exports_the_request_id(client, admin_client):
     exportado = admin_client.post(
         "/admin/mcp/registroauditoria/", {"action": "exportar_csv", "_selected_action": [fila.pk]}
     )
-    filas = list(csv.reader(io.StringIO(exportado.content.decode())))
+    filas = list(csv.reader(io.StringIO(b"".join(exportado.streaming_content).decode())))
     assert filas[0][-2:] == ["request_id", "request_id_recibido"]
     assert filas[1][-2:] == [rid, ""]
 

@@ -6,7 +6,9 @@ import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 
+from apps.marca.colores import contraste
 from apps.marca.imagenes import TAMANO_MAXIMO
 from apps.marca.models import DEFAULTS, ImagenMarca, Marca
 from tests.factories import UserFactory
@@ -51,7 +53,15 @@ def test_the_list_goes_straight_to_the_single_brand(admin_client):
 def test_the_form_has_colour_pickers_a_mode_select_phrases_and_upload_fields(admin_client):
     Marca.cargar()
     html = admin_client.get(CAMBIO).content.decode()
-    assert len(re.findall(r'<input type="color" name="color_(primario|acento)"', html)) == 2
+    # The hex value, editable, beside the browser's swatch (which carries no name).
+    for campo, valor in (("primario", "#1F4E79"), ("acento", "#2E9E6B")):
+        assert re.search(
+            rf'<input type="color" value="{valor.lower()}" tabindex="-1" aria-hidden="true" '
+            rf'data-muestra-de="id_color_{campo}"><input type="text" name="color_{campo}" '
+            rf'value="{valor}"',
+            html,
+        )
+    assert html.count('name="color_primario"') == 1  # the swatch only helps; the text is sent
     assert '<select name="modo"' in html
     assert 'value="marca_blanca"' in html
     frases = re.search(r'<textarea name="login_bullets"[^>]*>(.*?)</textarea>', html, re.S)
@@ -83,22 +93,52 @@ def test_saving_the_form_publishes_the_brand_with_phrases_one_per_line(admin_cli
     assert data["es_default"] is False
 
 
-@pytest.mark.parametrize(
-    ("color", "mensaje"),
-    [
-        ("#12345", "Use un color hexadecimal de la forma #RRGGBB."),
-        ("rojo", "Use un color hexadecimal de la forma #RRGGBB."),
-        ("#GGGGGG", "Use un color hexadecimal de la forma #RRGGBB."),
-        ("123456", "Use un color hexadecimal de la forma #RRGGBB."),
-        ("#1234567", "como máximo 7 caracteres"),
-    ],
-)
-def test_an_invalid_colour_is_refused_with_a_spanish_error(admin_client, color, mensaje):
+@pytest.mark.parametrize("color", ["#12345", "rojo", "#GGGGGG", "#1234567", "12"])
+def test_an_invalid_colour_is_refused_with_a_spanish_error(admin_client, color):
     Marca.cargar()
     r = admin_client.post(CAMBIO, _formulario(color_acento=color))
     assert r.status_code == 200
-    assert mensaje in r.content.decode()
+    assert "Use un color hexadecimal de la forma #RRGGBB." in r.content.decode()
     assert Marca.objects.get().color_acento == DEFAULTS["color_acento"]
+
+
+@pytest.mark.parametrize(
+    ("escrito", "guardado"), [("0b4f6c", "#0B4F6C"), (" #0b4f6c ", "#0B4F6C"), ("#abc", "#AABBCC")]
+)
+def test_a_hex_value_is_accepted_as_people_type_it(admin_client, escrito, guardado):
+    Marca.cargar()
+    assert admin_client.post(CAMBIO, _formulario(color_primario=escrito)).status_code == 302
+    assert Marca.objects.get().color_primario == guardado
+
+
+def test_a_primary_too_light_on_white_is_saved_with_a_warning_and_links_fall_back(admin_client):
+    Marca.cargar()
+    r = admin_client.post(CAMBIO, _formulario(color_primario="#FFD966"), follow=True)
+    html = r.content.decode()
+    assert 'class="warning"' in html
+    assert "El color primario #FFD966 se lee poco sobre blanco (contraste 1,4:1" in html
+    assert "usarán #" in html
+    enlace = re.search(r"usarán (#[0-9A-F]{6})", html).group(1)
+    assert contraste(enlace, "#FFFFFF") >= 4.5
+    pagina = Client().get("/cuentas/login/").content.decode()
+    assert f"--color-enlace: {enlace};" in pagina
+    assert f"--hub-enlace: {enlace};" in admin_client.get("/admin/").content.decode()
+
+
+def test_a_readable_primary_gets_no_warning_and_is_the_link_colour(admin_client):
+    Marca.cargar()
+    r = admin_client.post(CAMBIO, _formulario(color_primario="#0B4F6C"), follow=True)
+    assert "se lee poco sobre blanco" not in r.content.decode()
+    assert "--color-enlace: #0B4F6C;" in Client().get("/cuentas/login/").content.decode()
+
+
+def test_saving_says_la_marca_with_its_name_once(admin_client):
+    Marca.cargar()
+    r = admin_client.post(CAMBIO, _formulario(nombre="IDGP en línea"), follow=True)
+    html = r.content.decode()
+    enlace = '<a href="/admin/marca/marca/1/change/">IDGP en línea</a>'
+    assert f"La marca «{enlace}» se guardó correctamente." in html
+    assert "El marca" not in html and "Marca: IDGP" not in html
 
 
 def test_too_many_phrases_are_refused(admin_client):
@@ -166,3 +206,75 @@ def test_staff_without_permission_cannot_open_the_brand(client):
     client.force_login(UserFactory(is_staff=True))
     Marca.cargar()
     assert client.get(CAMBIO).status_code == 403
+
+
+def test_the_preview_draws_the_sign_in_page_with_unsaved_values(admin_client):
+    Marca.cargar()
+    r = admin_client.get(
+        "/admin/marca/marca/vista-previa/",
+        {
+            "nombre": "Nombre nuevo",
+            "login_titulo": "Bienvenida de prueba",
+            "login_bullets": "Uno\n\nDos",
+            "color_primario": "7a1f5c",
+            "color_acento": "no-es-color",
+            "modo": "marca_blanca",
+        },
+    )
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert "<h1>Bienvenida de prueba</h1>" in html
+    assert "<li>Uno</li>" in html and "<li>Dos</li>" in html
+    assert "--color-primario: #7A1F5C;" in html
+    assert f"--color-acento: {DEFAULTS['color_acento']};" in html  # a bad value keeps the saved one
+    assert "Con tecnología Hub" not in html
+    assert '<fieldset disabled class="vista-previa">' in html
+    assert "csrfmiddlewaretoken" not in html
+    assert "frame-ancestors 'self'" in r["Content-Security-Policy"]
+    assert r["X-Frame-Options"] == "SAMEORIGIN"
+    assert Marca.objects.get().nombre == DEFAULTS["nombre"]  # nothing saved
+    assert Client().get("/cuentas/login/")["X-Frame-Options"] == "DENY"
+
+
+def test_the_editor_embeds_the_preview(admin_client):
+    Marca.cargar()
+    html = admin_client.get(CAMBIO).content.decode()
+    assert '<iframe class="marca-vista-ingreso" src="/admin/marca/marca/vista-previa/"' in html
+    assert "/static/marca/editor.js" in html
+
+
+def test_only_staff_with_the_brand_permission_sees_the_preview(client):
+    client.force_login(UserFactory(is_staff=True))
+    assert client.get("/admin/marca/marca/vista-previa/").status_code == 403
+    client.logout()
+    assert client.get("/admin/marca/marca/vista-previa/").status_code == 302
+
+
+def test_restore_defaults_asks_first_then_puts_back_the_hubs_brand(admin_client):
+    Marca.cargar()
+    admin_client.post(CAMBIO, _formulario())
+    poner_imagen("logo", png())
+    confirmar = admin_client.get("/admin/marca/marca/restaurar/")
+    assert confirmar.status_code == 200
+    assert "Quitar también el logo, el isotipo y el favicon" in " ".join(
+        confirmar.content.decode().split()
+    )
+    assert Marca.objects.get().nombre == "IDGP en línea"
+    r = admin_client.post("/admin/marca/marca/restaurar/")
+    assert r.status_code == 302 and r["Location"] == CAMBIO
+    data = admin_client.get(URL_MARCA).json()["data"]
+    assert (
+        data["nombre"] == DEFAULTS["nombre"]
+        and data["color_primario"] == DEFAULTS["color_primario"]
+    )
+    assert data["login_bullets"] == DEFAULTS["login_bullets"]
+    assert data["logo_url"] is not None  # images kept unless asked
+    admin_client.post("/admin/marca/marca/restaurar/", {"quitar_imagenes": "si"})
+    data = admin_client.get(URL_MARCA).json()["data"]
+    assert data["logo_url"] is None and data["es_default"] is True
+
+
+def test_restoring_needs_the_change_permission(client):
+    Marca.cargar()
+    client.force_login(UserFactory(is_staff=True, permisos=["marca.view_marca"]))
+    assert client.post("/admin/marca/marca/restaurar/").status_code == 403

@@ -11,16 +11,19 @@ import httpx
 import pytest
 from django.db import connections
 from PIL import Image
+from playwright.sync_api import expect
 
 from apps.marca import services
+from apps.marca.models import Marca
 from tests.conftest import CAPTURAS
 from tests.factories import UserFactory
 from tests.marca.factories import URL_MARCA, png
 from tests.navegador_csp import vigilar_csp
+from tests.navegador_texto import capturar
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
 
-COLOR_NUEVO = "#7a1f5c"  # what the colour picker sends (lower case)
+COLOR_NUEVO = "#7a1f5c"  # typed in lower case; stored and shown in upper case
 RGB_NUEVO = "rgb(122, 31, 92)"
 
 
@@ -85,8 +88,9 @@ def test_an_admin_changes_colour_and_logo_and_the_sign_in_page_shows_them(navega
     pagina.click("input[name=_save]")
     pagina.wait_for_selector(".messagelist .success")
     assert pagina.locator(".errornote").count() == 0
-    # Saving goes back to the list, which is the same single form: it shows the new brand.
-    assert pagina.input_value("input[name=color_primario]") == COLOR_NUEVO
+    # Saving stays on the single form: it shows the new brand, colour written as stored.
+    assert pagina.input_value("input[name=color_primario]") == COLOR_NUEVO.upper()
+    assert pagina.input_value("[data-muestra-de=id_color_primario]") == COLOR_NUEVO
     vista = pagina.locator(".field-vista_logo img")
     pagina.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=vista.element_handle())
     CAPTURAS.mkdir(parents=True, exist_ok=True)
@@ -116,3 +120,30 @@ def test_an_admin_changes_colour_and_logo_and_the_sign_in_page_shows_them(navega
     visitante.screenshot(path=str(CAPTURAS / "marca_ingreso_nueva.png"), full_page=True)
     assert violaciones == []
     assert violaciones_ingreso == []
+
+
+def test_the_editor_previews_unsaved_values_and_warns_about_a_light_primary(navegador):
+    UserFactory(username="marta", is_staff=True, is_superuser=True)
+    pagina = navegador(1280, 1000)
+    violaciones = vigilar_csp(pagina)
+    _ingresar_al_admin(pagina)
+    pagina.goto(pagina.base + "/admin/marca/marca/")
+    vista = pagina.frame_locator("iframe[data-vista-previa]")
+    assert vista.locator(".ingreso-nombre").inner_text() == "Hub institucional"
+
+    pagina.fill("input[name=nombre]", "Alcaldía en línea")
+    pagina.fill("input[name=login_titulo]", "Ingreso de funcionarios")
+    vista.locator("text=Ingreso de funcionarios").wait_for()
+    assert vista.locator(".ingreso-nombre").inner_text() == "Alcaldía en línea"
+
+    # The swatch and the hex value stay equal, and a light primary is flagged as it is typed.
+    pagina.fill("input[name=color_primario]", "#FFD966")
+    aviso = pagina.locator('[data-contraste-de="id_color_primario"]')
+    assert "Se lee poco sobre blanco" in aviso.inner_text()
+    assert pagina.input_value("[data-muestra-de=id_color_primario]") == "#ffd966"
+    expect(vista.locator(".ingreso-marca")).to_have_css("background-color", "rgb(255, 217, 102)")
+    capturar(pagina, "admin_marca_vista_previa_1280")
+    pagina.fill("input[name=color_primario]", "#0B4F6C")
+    assert "Se lee poco" not in aviso.inner_text()
+    assert Marca.objects.get().nombre == "Hub institucional"  # nothing saved while typing
+    assert violaciones == []

@@ -10,9 +10,17 @@ from apps.mcp import secretos, services
 from apps.mcp.models import ClaveApi, TokenPersonal
 
 
-def nueva_clave(nombre: str = "Integración de prueba", **kwargs) -> tuple[ClaveApi, str]:
-    """An API key and its secret."""
-    return services.crear_clave_api(nombre=nombre, **kwargs)
+def nueva_clave(
+    nombre: str = "Integración de prueba", *, vence=None, **kwargs
+) -> tuple[ClaveApi, str]:
+    """An API key and its secret; a past `vence` makes an expired key (the service refuses to
+    create one, so it expires after creation)."""
+    if vence is not None and vence <= timezone.now():
+        clave, secreto = services.crear_clave_api(nombre=nombre, **kwargs)
+        ClaveApi.objects.filter(pk=clave.pk).update(vence=vence)
+        clave.refresh_from_db()
+        return clave, secreto
+    return services.crear_clave_api(nombre=nombre, vence=vence, **kwargs)
 
 
 def nuevo_token(

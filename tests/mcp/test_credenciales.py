@@ -104,7 +104,7 @@ def test_a_revoked_api_key_is_401(client):
     _401(rpc(client, "ping", **{"X-MCP-Api-Key": secreto}), "API_KEY_INVALIDA")
 
 
-def test_an_expired_api_key_is_401_and_one_without_expiry_works(client):
+def test_an_expired_api_key_is_401_and_one_not_yet_expired_works(client):
     _, vencida = nueva_clave(vence=timezone.now() - timedelta(seconds=1))
     _401(rpc(client, "ping", **{"X-MCP-Api-Key": vencida}), "API_KEY_INVALIDA")
     _, vigente = nueva_clave(vence=timezone.now() + timedelta(days=1))

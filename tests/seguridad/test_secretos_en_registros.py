@@ -88,8 +88,10 @@ def test_no_secret_reaches_a_log_an_audit_row_or_an_error_text(client, admin_cli
     m = mundo()
     errores: list[bytes] = []
 
-    # 1. An API key created in the admin (its secret is shown once on the answer page).
-    r = admin_client.post("/admin/mcp/claveapi/add/", {"nombre": "Integración segura", "vence": ""})
+    # 1. An API key created in the admin (its secret is shown once, after the redirect).
+    r = admin_client.post(
+        "/admin/mcp/claveapi/add/", {"nombre": "Integración segura", "vence": ""}, follow=True
+    )
     assert r.status_code == 200
     fila = ClaveApi.objects.get(nombre="Integración segura")
     secreto_clave = next(
@@ -212,7 +214,9 @@ def test_no_secret_reaches_a_log_an_audit_row_or_an_error_text(client, admin_cli
 
 def test_the_admin_page_that_shows_a_new_api_key_logs_nothing_of_it(admin_client, todo):
     manejador, caplog = todo
-    r = admin_client.post("/admin/mcp/claveapi/add/", {"nombre": "Otra integración", "vence": ""})
+    r = admin_client.post(
+        "/admin/mcp/claveapi/add/", {"nombre": "Otra integración", "vence": ""}, follow=True
+    )
     assert r.status_code == 200
     prefijo = ClaveApi.objects.get(nombre="Otra integración").prefijo
     secreto = next(

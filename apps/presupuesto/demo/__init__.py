@@ -295,7 +295,10 @@ def cargar(ctx: ContextoDemo) -> None:
         f"(+{masivos} CDP de escala). Ejemplos: {plan.numero} (externo {plan.numero_externo}), "
         f"{rp_plan.numero}."
     )
-    ctx.anotar(
-        f"Firmas: válida {ctx.base}/presupuesto/api/v1/firmas/verificar/{tokens['valida']} · "
-        f"anulada {ctx.base}/presupuesto/api/v1/firmas/verificar/{tokens['anulada']}"
-    )
+    ctx.anotar("Verificación de firmas (la página que abre el código QR, y su API JSON):")
+    for estado in ("valida", "anulada"):
+        ctx.anotar(
+            f"  {'válida' if estado == 'valida' else 'anulada':<8} "
+            f"{ctx.base}/presupuesto/verificar/{tokens[estado]}   "
+            f"API: {ctx.base}/presupuesto/api/v1/firmas/verificar/{tokens[estado]}"
+        )

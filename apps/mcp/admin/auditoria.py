@@ -1,0 +1,190 @@
+"""The audit log: read-only, every key column within a 1280 px screen, local times with seconds,
+filters by tool, result, person and date, and CSV export of exactly what the list shows."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Iterator
+
+from django.contrib import admin
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponseRedirect, StreamingHttpResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from apps.mcp.models import RegistroAuditoria
+
+FORMATO = "%Y-%m-%d %H:%M:%S"
+COLUMNAS_CSV = [
+    "fecha",
+    "usuario",
+    "integracion",
+    "credencial",
+    "ip",
+    "herramienta",
+    "argumentos",
+    "resultado",
+    "duracion_ms",
+    "request_id",
+    "request_id_recibido",
+]
+
+
+def _json(valor) -> str:
+    return json.dumps(valor, ensure_ascii=False, sort_keys=True)
+
+
+def _celda(texto: str) -> str:
+    """Neutralize spreadsheet formulas in text people or clients wrote (CSV injection)."""
+    if texto and texto[0] in "=+-@\t\r":
+        return "'" + texto
+    return texto
+
+
+class _Linea:
+    """A file-like object whose write() returns the line: csv.writer feeding a stream."""
+
+    def write(self, valor: str) -> str:
+        return valor
+
+
+def filas_csv(filas: Iterable[RegistroAuditoria]) -> Iterator[str]:
+    """The CSV lines (header first) of audit rows, times in local time with seconds."""
+    escritor = csv.writer(_Linea())
+    yield escritor.writerow(COLUMNAS_CSV)
+    for fila in filas:
+        yield escritor.writerow(
+            [
+                timezone.localtime(fila.creado).strftime(FORMATO),
+                _celda(fila.usuario.username if fila.usuario else ""),
+                _celda(fila.clave.nombre if fila.clave else ""),
+                fila.credencial,
+                fila.ip or "",
+                _celda(fila.herramienta),
+                _celda(_json(fila.argumentos)),
+                fila.resultado,
+                fila.duracion_ms,
+                fila.request_id,
+                _celda(fila.request_id_recibido),
+            ]
+        )
+
+
+def respuesta_csv(queryset) -> StreamingHttpResponse:
+    """A streamed CSV download (the log may hold millions of rows)."""
+    filas = queryset.select_related("usuario", "clave").iterator(chunk_size=2000)
+    response = StreamingHttpResponse(filas_csv(filas), content_type="text/csv; charset=utf-8")
+    nombre = f"auditoria-asistente-{timezone.localdate():%Y%m%d}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{nombre}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@admin.register(RegistroAuditoria)
+class RegistroAuditoriaAdmin(admin.ModelAdmin):
+    change_list_template = "admin/mcp/registroauditoria/change_list.html"
+    list_display = (
+        "fecha",
+        "usuario",
+        "integracion",
+        "herramienta",
+        "resultado_visible",
+        "duracion",
+    )  # the IP (up to 39 characters in IPv6) is in each row's page, the CSV and the search
+    list_filter = (
+        "creado",
+        "herramienta",
+        "resultado",
+        ("usuario", admin.RelatedOnlyFieldListFilter),
+        "credencial",
+        ("clave", admin.RelatedOnlyFieldListFilter),
+    )
+    # "=request_id": paste the id of a log line to find its row (exact match); a proxy's id too.
+    search_fields = (
+        "herramienta",
+        "resultado",
+        "usuario__username",
+        "=request_id",
+        "=request_id_recibido",
+        "=ip",
+    )
+    date_hierarchy = "creado"
+    list_select_related = ("usuario", "clave")
+    actions = ("exportar_csv",)
+    fields = (
+        "fecha",
+        "usuario",
+        "clave",
+        "token_prefijo",
+        "credencial",
+        "ip",
+        "herramienta",
+        "argumentos_legibles",
+        "resultado",
+        "duracion",
+        "request_id",
+        "request_id_recibido",
+    )
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="fecha", ordering="creado")
+    def fecha(self, fila: RegistroAuditoria) -> str:
+        return format_html(
+            '<span class="nowrap">{}</span>', timezone.localtime(fila.creado).strftime(FORMATO)
+        )
+
+    @admin.display(description="integración", ordering="clave__nombre")
+    def integracion(self, fila: RegistroAuditoria) -> str:
+        return fila.clave.nombre if fila.clave else "—"
+
+    @admin.display(description="resultado", ordering="resultado")
+    def resultado_visible(self, fila: RegistroAuditoria) -> str:
+        clase = "activo" if fila.resultado == "ok" else "vencido"
+        return format_html('<span class="estado-credencial {}">{}</span>', clase, fila.resultado)
+
+    @admin.display(description="duración", ordering="duracion_ms")
+    def duracion(self, fila: RegistroAuditoria) -> str:
+        return format_html('<span class="nowrap">{} ms</span>', fila.duracion_ms)
+
+    @admin.display(description="argumentos")
+    def argumentos_legibles(self, fila: RegistroAuditoria) -> str:
+        if not fila.argumentos:
+            return "—"
+        texto = json.dumps(fila.argumentos, ensure_ascii=False, sort_keys=True, indent=2)
+        return format_html('<pre class="argumentos">{}</pre>', texto)
+
+    def get_urls(self):
+        propias = [
+            path(
+                "exportar/",
+                self.admin_site.admin_view(self.exportar_view),
+                name="mcp_registroauditoria_exportar",
+            )
+        ]
+        return propias + super().get_urls()
+
+    def exportar_view(self, request: HttpRequest):
+        """The list as filtered and searched (same query string), every page, as CSV."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        try:
+            lista = self.get_changelist_instance(request)
+        except IncorrectLookupParameters:
+            return HttpResponseRedirect(reverse("admin:mcp_registroauditoria_changelist"))
+        return respuesta_csv(lista.queryset)
+
+    @admin.action(description="Exportar las filas seleccionadas a CSV", permissions=["view"])
+    def exportar_csv(self, request, queryset):
+        return respuesta_csv(queryset)

@@ -1,0 +1,82 @@
+"""Password reset by e-mail (Django's flow, our pages and words), through the configured backend."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+
+from apps.marca import services as marca
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+OLVIDO = "/cuentas/clave/olvido/"
+NUEVA = "Otra-clave-muy-larga-2026"
+
+
+def _enlace(mensaje) -> str:
+    return re.search(r"http://testserver(/cuentas/clave/[^/\s]+/[^/\s]+/)", mensaje.body).group(1)
+
+
+def test_the_request_page_is_branded_and_in_spanish(client):
+    marca.actualizar_marca(cambios={"nombre": "IDGP en línea"})
+    html = client.get(OLVIDO).content.decode()
+    assert '<h1 id="titulo-tarjeta">¿Olvidó su contraseña?</h1>' in html
+    assert "Correo electrónico institucional" in html
+    assert "IDGP en línea" in html
+    assert "vence en 2 horas" in html
+
+
+def test_a_person_resets_the_password_by_e_mail_and_signs_in_with_it(client):
+    marca.actualizar_marca(cambios={"nombre": "IDGP en línea"})
+    UserFactory(username="camila", email="camila@entidad.gov.co", first_name="Camila")
+    r = client.post(OLVIDO, {"email": "Camila@entidad.gov.co"})
+    assert r.status_code == 302 and r["Location"] == "/cuentas/clave/enviada/"
+    assert "Revise su correo" in client.get(r["Location"]).content.decode()
+    [mensaje] = mail.outbox
+    assert mensaje.to == ["camila@entidad.gov.co"]
+    assert mensaje.subject == "Restablezca su contraseña de IDGP en línea"
+    assert "Hola, Camila" in mensaje.body and "«camila»" in mensaje.body
+    assert "vence en 2 horas y sirve una sola vez" in mensaje.body
+
+    enlace = _enlace(mensaje)
+    formulario = client.get(enlace, follow=True)
+    assert "Elija una contraseña nueva" in formulario.content.decode()
+    destino = formulario.redirect_chain[-1][0]
+    r = client.post(destino, {"new_password1": NUEVA, "new_password2": NUEVA})
+    assert r.status_code == 302 and r["Location"] == "/cuentas/clave/lista/"
+    assert "Su contraseña quedó actualizada" in client.get(r["Location"]).content.decode()
+
+    entrada = client.post("/cuentas/login/", {"username": "camila", "password": NUEVA})
+    assert entrada.status_code == 302 and entrada["Location"] == "/cuentas/perfil/"
+    client.logout()
+    usado = client.get(enlace, follow=True).content.decode()
+    assert "El enlace ya no sirve" in usado
+
+
+def test_mismatched_or_weak_passwords_are_refused_in_spanish(client):
+    UserFactory(username="camila", email="camila@entidad.gov.co")
+    client.post(OLVIDO, {"email": "camila@entidad.gov.co"})
+    destino = client.get(_enlace(mail.outbox[0]), follow=True).redirect_chain[-1][0]
+    html = client.post(destino, {"new_password1": NUEVA, "new_password2": NUEVA + "x"})
+    assert "Las dos contraseñas no coinciden." in html.content.decode()
+    corta = client.post(destino, {"new_password1": "abc", "new_password2": "abc"}).content.decode()
+    assert "La contraseña es demasiado corta." in corta
+
+
+@pytest.mark.parametrize("correo", ["nadie@entidad.gov.co", "jorge@entidad.gov.co"])
+def test_unknown_or_blocked_addresses_get_the_same_answer_and_no_e_mail(client, correo):
+    UserFactory(username="jorge", email="jorge@entidad.gov.co", is_active=False)
+    r = client.post(OLVIDO, {"email": correo})
+    assert r.status_code == 302 and r["Location"] == "/cuentas/clave/enviada/"
+    assert mail.outbox == []
+
+
+def test_a_tampered_link_is_refused(client):
+    UserFactory(username="camila", email="camila@entidad.gov.co")
+    client.post(OLVIDO, {"email": "camila@entidad.gov.co"})
+    enlace = _enlace(mail.outbox[0])
+    malo = enlace[:-3] + "zz/"
+    assert "El enlace ya no sirve" in client.get(malo, follow=True).content.decode()
