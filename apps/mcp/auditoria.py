@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.db import connection, transaction
+
 from apps.mcp import secretos
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import RegistroAuditoria
@@ -56,7 +58,24 @@ def registrar(
     resultado: str,
     duracion_ms: int,
 ) -> RegistroAuditoria:
-    """Insert the row; an exception here must fail the call (the caller rolls back)."""
+    """Insert the row; an exception here must fail the call (the caller rolls back).
+
+    Outside a transaction (a read-only tool's row) on PostgreSQL, the commit does not wait for
+    the disk: the row is in the server at once, and only a crash of PostgreSQL or its machine
+    within ~3 × wal_writer_delay (600 ms by default) could lose it (docs/decisiones.md). A write
+    tool's row commits with its write, waiting for the disk as the write does.
+    """
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            return _crear(identidad, herramienta, argumentos, resultado, duracion_ms)
+    return _crear(identidad, herramienta, argumentos, resultado, duracion_ms)
+
+
+def _crear(
+    identidad: Identidad, herramienta: str, argumentos: Any, resultado: str, duracion_ms: int
+) -> RegistroAuditoria:
     return RegistroAuditoria.objects.create(
         usuario=identidad.usuario,
         clave=identidad.clave,

@@ -24,6 +24,7 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from apps.cuentas.models import User
 from apps.mcp.models import ClaveApi, TokenPersonal
+from apps.solicitudes.models.bandeja import ids_roles
 from hub.singleton import (
     claves_versionado,
     guardar_versionado,
@@ -79,7 +80,10 @@ def _token_de_la_base(digest: str) -> TokenPersonal | None:
         .first()
     )
     if token is not None and token.usuario.is_active:
-        token.usuario.get_all_permissions()  # fills the permission caches that travel with it
+        # Filled now, they travel with the cached row: the permissions, and the group ids the
+        # visibility rules read (a change of either replaces every cached identity).
+        token.usuario.get_all_permissions()
+        ids_roles(token.usuario)
     return token
 
 

@@ -7,12 +7,15 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Group, Permission
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.mcp import services
 from tests.factories import UserFactory
-from tests.mcp.conftest import rpc
+from tests.mcp.conftest import llamar, rpc
 from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.solicitudes.factories import radicar, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db
 
@@ -189,3 +192,24 @@ def test_new_people_and_credentials_leave_the_cached_identities_alone(
     nueva_clave()
     with django_assert_num_queries(0):
         assert _ping(client, cabeceras).status == 200
+
+
+def test_a_warm_tool_call_reads_neither_credentials_nor_groups(client, credenciales, persona):
+    persona.user_permissions.add(_permiso("solicitudes.radicar"))
+    persona.groups.add(Group.objects.create(name="Revisión"))
+    solicitud = radicar(tipo_con_etapas(Group.objects.get(name="Revisión")), solicitante=persona)
+    _clave, _token, cabeceras = credenciales
+    argumentos = {"numero_radicado": solicitud.numero_radicado}
+    assert llamar(client, "estado_solicitud", argumentos, **cabeceras).estructura["encontrado"]
+    with CaptureQueriesContext(connection) as consultas:
+        r = llamar(client, "estado_solicitud", argumentos, **cabeceras)
+    assert r.estructura["numero_radicado"] == solicitud.numero_radicado
+    tablas = " ".join(q["sql"] for q in consultas.captured_queries)
+    for tabla in (
+        "mcp_tokenpersonal",
+        "mcp_claveapi",
+        "cuentas_user_groups",
+        "cuentas_user_user_permissions",
+        "auth_group_permissions",
+    ):
+        assert tabla not in tablas

@@ -15,8 +15,15 @@ HORAS_POR_VENCER = 48
 
 
 def ids_roles(usuario) -> list[int]:
-    """The user's group ids, as a short literal list: it keeps the OR below index-friendly."""
-    return list(usuario.groups.values_list("pk", flat=True))
+    """The user's group ids, as a short literal list: it keeps the OR below index-friendly.
+
+    Read once per user object (a request's, or the assistant's cached identity, which a change of
+    the person's groups replaces).
+    """
+    ids = getattr(usuario, "_ids_roles", None)
+    if ids is None:
+        ids = usuario._ids_roles = list(usuario.groups.values_list("pk", flat=True))
+    return ids
 
 
 def usuario_valido(usuario) -> bool:

@@ -30,7 +30,7 @@ from apps.solicitudes.models import (
     TipoSolicitud,
     formatear_numero,
 )
-from apps.solicitudes.models.bandeja import usuario_valido
+from apps.solicitudes.models.bandeja import ids_roles, usuario_valido
 from hub.texto import limpiar
 
 # Hours the filer has to send a correction back.
@@ -169,7 +169,7 @@ def _nombre(usuario) -> str:
 
 
 def _ids_roles(usuario) -> set[int]:
-    return set(usuario.groups.values_list("pk", flat=True))
+    return set(ids_roles(usuario))
 
 
 def _puede_radicar(usuario) -> bool:
