@@ -64,6 +64,11 @@ class VistaPublica(APIView):
         """Cache keys the view will read (for hub.precarga); none by default."""
         return []
 
+    def perform_authentication(self, request: Request) -> None:
+        # Public: no credential is read, and `request.user` is never asked for (DRF then
+        # authenticates lazily, on first access, which never comes).
+        pass
+
     @property
     def default_response_headers(self) -> dict[str, str]:
         # DRF would add Allow (and Vary) to every answer; the interface names Allow on 405 only.

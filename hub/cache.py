@@ -209,6 +209,8 @@ class _Ida:
     def __init__(self) -> None:
         self.grabando = True
         self.cuentas: dict[str, int] = {}  # rate-limit key -> expiry, as django-ratelimit asked
+        self.ultima = ""  # the key of the count being recorded
+        self.usos: dict[tuple, tuple[str, int]] = {}  # a count's parameters -> (key, retry in)
         self.sumas: dict[str, int] = {}
         self.valores: dict[str, Any] = {}
         self.puestas: dict[str, bool] = {}
@@ -236,6 +238,11 @@ class CacheRedis(RedisCache):
         self._class = ClienteRedis
         self._ida: _Ida | None = None
 
+    def make_and_validate_key(self, key: Any, version: Any = None) -> str:
+        # Memcached's key rules (length, control characters) do not apply to Redis, and checking
+        # every character of every key cost more than a tenth of the brand's answer.
+        return self.make_key(key, version=version)
+
     def una_ida(
         self,
         lecturas: list[str],
@@ -254,6 +261,23 @@ class CacheRedis(RedisCache):
     def terminar_ida(self) -> None:
         self._ida = None
 
+    def anotar_cuenta(self, parametros: tuple, reintentar_en: int) -> None:
+        """While recording: the count of `parametros` (hub.limites.contar) is the key just added."""
+        ida = self._ida
+        if ida is not None and ida.grabando and ida.ultima:
+            ida.usos[parametros] = (ida.ultima, reintentar_en)
+
+    def cuenta_hecha(self, parametros: tuple) -> tuple[int, int] | None:
+        """(count, retry in) of a count the round trip already made, or None: hub.limites.contar
+        then needs no second pass through django-ratelimit."""
+        ida = self._servida()
+        if ida is None or parametros not in ida.usos:
+            return None
+        clave, reintentar_en = ida.usos.pop(parametros)
+        if clave not in ida.sumas:
+            return None
+        return ida.sumas.pop(clave), reintentar_en
+
     def _servida(self) -> _Ida | None:
         ida = self._ida
         return ida if ida is not None and not ida.grabando else None
@@ -265,6 +289,7 @@ class CacheRedis(RedisCache):
             expira = self.get_backend_timeout(timeout)
             if ida is not None and ida.grabando:
                 ida.cuentas[clave] = expira
+                ida.ultima = clave
                 return False
             if ida is not None and clave in ida.sumas:
                 return self._cache.recordar(clave, ida.sumas.pop(clave))

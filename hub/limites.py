@@ -15,6 +15,8 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django_ratelimit.core import get_usage
 
@@ -60,8 +62,11 @@ def red_de(ip: str) -> str:
 
 
 def clave_ip(request: HttpRequest) -> str:
-    """The client's address as per-IP limits count it (see `red_de`)."""
-    return red_de(ip_cliente(request))
+    """The client's address as per-IP limits count it (see `red_de`); worked out once."""
+    clave = getattr(request, "_hub_clave_ip", None)
+    if clave is None:
+        clave = request._hub_clave_ip = red_de(ip_cliente(request))
+    return clave
 
 
 def contar(
@@ -77,6 +82,14 @@ def contar(
 
     Raises CacheNoDisponible when the cache cannot answer.
     """
+    # With Redis, this request's one round trip (hub.precarga) may have made this count already:
+    # its key came from this same call to django-ratelimit, recorded then.
+    cache = caches[settings.RATELIMIT_USE_CACHE]
+    parametros = (grupo, clave, limite, ventana, incrementar)
+    cuenta_hecha = getattr(cache, "cuenta_hecha", None)
+    hecha = cuenta_hecha(parametros) if cuenta_hecha is not None else None
+    if hecha is not None:
+        return Uso(limite=limite, usados=hecha[0], reintentar_en=hecha[1])
     try:
         uso = get_usage(
             request,
@@ -92,7 +105,10 @@ def contar(
         raise CacheNoDisponible("la caché no devolvió la cuenta")
     # django-ratelimit's window ends at the second `time_left` names, counted in: the next one
     # starts a second later.
-    return Uso(limite=limite, usados=int(uso["count"]), reintentar_en=int(uso["time_left"]) + 1)
+    reintentar_en = int(uso["time_left"]) + 1
+    if cuenta_hecha is not None:
+        cache.anotar_cuenta(parametros, reintentar_en)  # only while recording
+    return Uso(limite=limite, usados=int(uso["count"]), reintentar_en=reintentar_en)
 
 
 def cabeceras(uso: Uso) -> dict[str, str]:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from django.utils import timezone
+import functools
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.http import HttpResponse
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.request import Request
-from rest_framework.response import Response
 
 from hub import respuestas
 from hub.api import VistaPublica
@@ -43,8 +47,15 @@ class PingArchivos(serializers.Serializer):
 
 
 def ahora() -> str:
-    """The server's time, ISO 8601 with offset, to the second."""
-    return timezone.localtime().isoformat(timespec="seconds")
+    """The server's time (TIME_ZONE), ISO 8601 with offset, to the second."""
+    return datetime.now(_zona()).isoformat(timespec="seconds")
+
+
+@functools.cache
+def _zona() -> ZoneInfo:
+    # The project never activates another time zone: TIME_ZONE is the local time (and reading it
+    # once spares timezone.localtime()'s per-thread lookup on every ping).
+    return ZoneInfo(settings.TIME_ZONE)
 
 
 class EsquemaPing(AutoSchema):
@@ -75,7 +86,7 @@ class PingAPI(VistaPublica):
             )
         },
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> HttpResponse:
         datos = self.salida.to_representation({"servicio": self.servicio, "ts": ahora()})
         return respuestas.ok(datos, "pong")
 
@@ -98,7 +109,7 @@ class PingPresupuestoAPI(PingAPI):
             )
         },
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> HttpResponse:
         datos = {"servicio": self.servicio, "ts": ahora(), "ok": True}
         return respuestas.ok(self.salida.to_representation(datos), "pong")
 
@@ -114,9 +125,9 @@ class PingArchivosAPI(PingAPI):
         auth=[],
         respuestas={200: OpenApiResponse(PingArchivos, description="El servicio vive.")},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> HttpResponse:
         datos = {"ok": True, "servicio": self.servicio, "ts": ahora()}
-        return Response(self.salida.to_representation(datos))
+        return respuestas.RespuestaJSON(self.salida.to_representation(datos))
 
 
 def vista_ping(servicio: str):

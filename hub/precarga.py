@@ -12,6 +12,7 @@ answers each call on its own.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -48,9 +49,21 @@ class Plan:
         self.marcas.append((clave, valor, ttl))
 
 
-def _vista(request: HttpRequest) -> tuple[Any, dict[str, Any]]:
+def _vista(ruta: str) -> tuple[Any, dict[str, Any]]:
+    """The view class (or function) and keyword arguments of a path."""
+    # The same few paths come again and again, and a route's view never changes in a process:
+    # each is resolved once (a long path, which a client may invent, is not kept).
+    return _vista_guardada(ruta) if len(ruta) <= 200 else _resolver(ruta)
+
+
+@functools.lru_cache(maxsize=1024)
+def _vista_guardada(ruta: str) -> tuple[Any, dict[str, Any]]:
+    return _resolver(ruta)
+
+
+def _resolver(ruta: str) -> tuple[Any, dict[str, Any]]:
     try:
-        coincidencia = resolve(request.path_info)
+        coincidencia = resolve(ruta)
     except Resolver404:
         return None, {}
     return getattr(coincidencia.func, "cls", coincidencia.func), coincidencia.kwargs
@@ -66,7 +79,7 @@ def una_ida(request: HttpRequest, comunes: Callable[[Plan], Any]) -> Iterator[No
         return
     plan = Plan(request)
     comunes(plan)
-    vista, kwargs = _vista(request)
+    vista, kwargs = _vista(request.path_info)
     precargar = getattr(vista, "precargar", None)
     if precargar is not None:
         precargar(request, kwargs, plan)

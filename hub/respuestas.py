@@ -12,7 +12,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.renderers import BaseRenderer
-from rest_framework.response import Response
 
 logger = logging.getLogger(__name__)
 
@@ -82,12 +81,16 @@ def ok(
     status: int = 200,
     meta: Mapping[str, int] | None = None,
     headers: Mapping[str, str] | None = None,
-) -> Response:
-    """A success envelope from a DRF view (rendered by its `RenderizadorJSON`)."""
+) -> RespuestaJSON:
+    """A success envelope, encoded as every answer is (`a_json`: exact decimals).
+
+    An HttpResponse, not DRF's Response: a DRF view may return one, and the envelope is already
+    the final shape, so DRF's rendering pass (a fifth of a brand answer) would add nothing.
+    """
     cuerpo: dict[str, Any] = {"success": True, "data": data, "message": message}
     if meta is not None:
         cuerpo["meta"] = dict(meta)
-    return Response(cuerpo, status=status, headers=dict(headers or {}))
+    return RespuestaJSON(cuerpo, status=status, headers=headers)
 
 
 def error(

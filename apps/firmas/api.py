@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.request import Request
-from rest_framework.response import Response
 
 from apps.firmas.selectors import claves_verificacion, verificacion
 from apps.firmas.serializers import Verificacion
@@ -83,7 +83,7 @@ class VerificarFirmaAPI(VistaPublica):
         return claves_verificacion(token)
 
     @documentar_verificacion("firma_verificar", "Verificar una firma")
-    def get(self, request: Request, token: str) -> Response:
+    def get(self, request: Request, token: str) -> HttpResponse:
         datos = verificacion(token)
         if datos is None:
             raise respuestas.ErrorAPI(
@@ -99,5 +99,5 @@ class VerificarFirmaPaaAPI(VerificarFirmaAPI):
     @documentar_verificacion(
         "firma_verificar_paa", "Verificar una firma (alias PAA)", " Alias de /firmas/verificar."
     )
-    def get(self, request: Request, token: str) -> Response:
+    def get(self, request: Request, token: str) -> HttpResponse:
         return super().get(request, token)

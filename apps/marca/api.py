@@ -7,7 +7,6 @@ from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.request import Request
-from rest_framework.response import Response
 
 from apps.marca import selectors
 from apps.marca.imagenes import CONTENT_TYPES, EXTENSIONES
@@ -185,7 +184,7 @@ class ArchivoMarcaAPI(VistaPublica):
             404: d.error("La imagen no está configurada o el espacio no existe.", 404),
         },
     )
-    def get(self, request: Request, slot: str) -> HttpResponse | Response:
+    def get(self, request: Request, slot: str) -> HttpResponse:
         publica = selectors.marca_publica()
         info = selectors.info_imagen(slot, publica)
         if info is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -10,7 +11,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 
 from apps.marca.models import (
     CAMPOS_CONTENIDO,
@@ -144,9 +145,15 @@ def marca_publica() -> MarcaPublica:
     )
 
 
+@functools.lru_cache(maxsize=64)
+def _ruta_imagen(slot: str, prefijo: str) -> str:
+    # reverse() walks the URLconf: once per slot and script prefix is enough.
+    return reverse("marca:archivo", kwargs={"slot": slot})
+
+
 def url_imagen(request: HttpRequest | None, slot: str, version: str) -> str:
     """Absolute address of an image (relative when there is no request), with ?v=<version>."""
-    ruta = f"{reverse('marca:archivo', kwargs={'slot': slot})}?v={version}"
+    ruta = f"{_ruta_imagen(slot, get_script_prefix())}?v={version}"
     return request.build_absolute_uri(ruta) if request is not None else ruta
 
 
@@ -155,8 +162,11 @@ def datos_marca(request: HttpRequest | None, publica: MarcaPublica | None = None
     publica = publica or marca_publica()
     datos = dict(publica.datos)
     datos["login_bullets"] = list(datos["login_bullets"])
+    # The scheme and host once, for every image (build_absolute_uri of "/" without its slash).
+    origen = request.build_absolute_uri("/")[:-1] if request is not None else ""
+    prefijo = get_script_prefix()
     for slot in publica.imagenes:
-        datos[f"{slot}_url"] = url_imagen(request, slot, publica.version)
+        datos[f"{slot}_url"] = f"{origen}{_ruta_imagen(slot, prefijo)}?v={publica.version}"
     return datos
 
 

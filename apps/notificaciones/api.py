@@ -6,11 +6,11 @@ import logging
 import re
 from typing import Any
 
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
-from rest_framework.response import Response
 
 from apps.notificaciones import selectors, services
 from apps.notificaciones.models import SitioContacto
@@ -131,7 +131,7 @@ class ContactoAPI(VistaPublica):
             )
         ],
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: Request) -> HttpResponse:
         entrada = EntradaContacto(data=request.data)
         entrada.is_valid(raise_exception=True)
         datos = entrada.validated_data
