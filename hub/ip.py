@@ -73,6 +73,22 @@ def _confiable(valor: Direccion, redes: Iterable[Red]) -> bool:
     return any(valor in red for red in redes)
 
 
+def de_proxy_confiable(request: HttpRequest) -> bool:
+    """Whether the peer is a trusted proxy (or a unix socket, as for X-Forwarded-For)."""
+    redes = settings.HUB_PROXIES_CONFIABLES
+    if not redes:
+        return False
+    remoto = direccion(request.META.get("REMOTE_ADDR", ""))
+    return remoto is None or _confiable(remoto, redes)
+
+
+def olvidar_esquema_ajeno(request: HttpRequest) -> None:
+    """Drop X-Forwarded-Proto unless a trusted proxy sent it: SECURE_PROXY_SSL_HEADER would
+    otherwise let a direct client pass plain HTTP as HTTPS (no redirect, secure-only checks)."""
+    if "HTTP_X_FORWARDED_PROTO" in request.META and not de_proxy_confiable(request):
+        del request.META["HTTP_X_FORWARDED_PROTO"]
+
+
 def ip_cliente(request: HttpRequest) -> str:
     """The socket address; when it is a trusted proxy, the right-most X-Forwarded-For hop that is
     not a trusted address (each proxy appends the address it saw; a client can write anything at

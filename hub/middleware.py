@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 
 from hub import chunked, paginas_error, precarga, registro_logs, respuestas, seguridad
+from hub.ip import olvidar_esquema_ajeno
 from hub.limites import CacheNoDisponible, clave_ip, contar
 from hub.models import Limites
 from hub.singleton import memoria_de_peticion
@@ -31,6 +32,7 @@ class RegistroPeticionMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        olvidar_esquema_ajeno(request)
         token = registro_logs.iniciar(request)
         inicio = time.perf_counter()
         try:
