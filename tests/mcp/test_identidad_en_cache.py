@@ -129,24 +129,25 @@ def test_a_person_who_loses_the_assistant_permission_is_refused_at_once(
     assert _ping(client, cabeceras).status == 403
 
 
-def test_a_group_that_loses_the_permission_takes_access_from_its_members(client):
+def _miembro_del_grupo_asistente(client):
+    """A person whose assistant access comes only from a group; already served once (cached)."""
     grupo = Group.objects.create(name="Asistente")
     grupo.permissions.add(_permiso(USAR))
     miembro = UserFactory(username="miembro_cache")
     miembro.groups.add(grupo)
     cabeceras = {"X-MCP-Api-Key": nueva_clave()[1], "X-MCP-User-Token": nuevo_token(miembro)[1]}
     assert _ping(client, cabeceras).status == 200
+    return grupo, miembro, cabeceras
+
+
+def test_a_group_that_loses_the_permission_takes_access_from_its_members(client):
+    grupo, _miembro, cabeceras = _miembro_del_grupo_asistente(client)
     grupo.permissions.remove(_permiso(USAR))
     assert _ping(client, cabeceras).status == 403
 
 
 def test_a_person_taken_out_of_the_group_loses_access_at_once(client):
-    grupo = Group.objects.create(name="Asistente")
-    grupo.permissions.add(_permiso(USAR))
-    miembro = UserFactory(username="miembro_cache")
-    miembro.groups.add(grupo)
-    cabeceras = {"X-MCP-Api-Key": nueva_clave()[1], "X-MCP-User-Token": nuevo_token(miembro)[1]}
-    assert _ping(client, cabeceras).status == 200
+    grupo, miembro, cabeceras = _miembro_del_grupo_asistente(client)
     miembro.groups.remove(grupo)
     assert _ping(client, cabeceras).status == 403
 
