@@ -34,7 +34,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench import informe
+from bench import informe, reporte
 from bench import peticiones as p
 
 RAIZ = Path(__file__).resolve().parent.parent
@@ -208,6 +208,21 @@ def consultas(cfg: Config, base: Base) -> dict[str, Any]:
         capture_output=True,
     ).stdout
     return json.loads(salida)
+
+
+def reportes_al_tope(env: dict[str, str]) -> dict[str, Any]:
+    """Each report format at its row cap (a fresh process each), against the worker timeout."""
+    import runpy
+
+    timeout = runpy.run_path(str(RAIZ / "gunicorn.conf.py"))["timeout"]
+    medidas: dict[str, Any] = {"timeout_worker_s": timeout}
+    for formato in ("xlsx", "csv"):
+        destino = VAR / f"reporte.{formato}"
+        try:
+            medidas[formato] = reporte.medir(formato, destino, env=env)
+        finally:
+            destino.unlink(missing_ok=True)
+    return medidas
 
 
 # --- servers ---------------------------------------------------------------------------------
@@ -526,6 +541,8 @@ def main() -> None:
     cargas = {b.nombre: preparar(cfg, b) for b in bases}
     _log("contando consultas SQL por petición")
     sql = {b.escala: consultas(cfg, b) for b in bases}
+    _log("reportes de presupuesto al tope de filas")
+    reportes = reportes_al_tope(grande.entorno(cfg))
     demo = json.loads(grande.demo.read_text())
     limites = VAR / f"limites-{grande.nombre}.json"
     env = grande.entorno(cfg)
@@ -585,6 +602,7 @@ def main() -> None:
         "una_conexion": una,
         "sql": {str(k): v for k, v in sql.items()},
         "memoria": mem,
+        "reportes": reportes,
         "duracion_total_s": round(time.monotonic() - inicio, 1),
     }
     informe.completar(resultado)
