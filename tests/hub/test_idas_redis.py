@@ -11,7 +11,6 @@ import os
 import uuid
 
 import pytest
-import redis.connection
 from django.core.cache import caches
 from django.test import override_settings
 
@@ -20,7 +19,7 @@ from hub.limites import contar
 from hub.models import Limites
 from tests.factories import AreaFactory, UserFactory
 from tests.firmas.factories import firmar
-from tests.marca.factories import URL_MARCA
+from tests.marca.factories import URL_MARCA, png, poner_imagen
 from tests.mcp.factories import nueva_clave, nuevo_token
 from tests.procesos import REDIS_POR_DEFECTO
 
@@ -48,20 +47,6 @@ def redis_real():
                 cliente.delete(*claves)
 
 
-@pytest.fixture
-def idas(monkeypatch):
-    """How many times redis-py sends something: one per round trip (a pipeline sends once)."""
-    enviadas = [0]
-    original = redis.connection.AbstractConnection.send_packed_command
-
-    def contando(self, *args, **kwargs):
-        enviadas[0] += 1
-        return original(self, *args, **kwargs)
-
-    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", contando)
-    return enviadas
-
-
 def test_counting_a_hit_is_one_round_trip(redis_real, idas):
     contar(grupo="g", clave="otra", limite=5, ventana=60)  # opens the connection (handshake)
     idas[0] = 0
@@ -70,18 +55,30 @@ def test_counting_a_hit_is_one_round_trip(redis_real, idas):
     assert idas[0] == 2
 
 
+LOGO = "/auth/api/v1/auth/marca/archivo/logo"
+
+
 @pytest.mark.parametrize(
-    "ruta",
+    ("ruta", "estado"),
     [
-        "/auth/api/v1/ping",  # Limites and the global count
-        URL_MARCA,  # the same, plus the brand limit and the published brand
-        "/auth/api/v1/auth/marca/archivo/logo",  # the same (a 404 here: no logo configured)
+        ("/auth/api/v1/ping", 200),  # Limites and the global count
+        (URL_MARCA, 200),  # the same, plus the brand limit and the published brand
+        (LOGO, 404),  # the same, with no logo configured
     ],
 )
-def test_a_warm_request_is_one_round_trip(client, redis_real, idas, ruta):
+def test_a_warm_request_is_one_round_trip(client, redis_real, idas, ruta, estado):
     client.get(ruta)  # warms the brand and this process's guesses
     idas[0] = 0
-    assert client.get(ruta).status_code in (200, 404)
+    assert client.get(ruta).status_code == estado
+    assert idas[0] == 1
+
+
+def test_a_warm_conditional_logo_request_is_one_round_trip(client, redis_real, idas):
+    poner_imagen("logo", png())
+    etiqueta = client.get(LOGO)["ETag"]
+    client.get(LOGO, headers={"If-None-Match": etiqueta})
+    idas[0] = 0
+    assert client.get(LOGO, headers={"If-None-Match": etiqueta}).status_code == 304
     assert idas[0] == 1
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Group
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.mcp import services
-from tests.factories import UserFactory
+from tests.factories import UserFactory, permiso
 from tests.mcp.conftest import llamar, rpc
 from tests.mcp.factories import nueva_clave, nuevo_token
 from tests.solicitudes.factories import radicar, tipo_con_etapas
@@ -20,11 +20,6 @@ from tests.solicitudes.factories import radicar, tipo_con_etapas
 pytestmark = pytest.mark.django_db
 
 USAR = "mcp.asistente.usar"
-
-
-def _permiso(nombre: str) -> Permission:
-    app, codigo = nombre.split(".", 1)
-    return Permission.objects.get(content_type__app_label=app, codename=codigo)
 
 
 @pytest.fixture
@@ -125,14 +120,15 @@ def test_a_person_who_loses_the_assistant_permission_is_refused_at_once(
 ):
     _clave, _token, cabeceras = credenciales
     assert _ping(client, cabeceras).status == 200
-    persona.user_permissions.remove(_permiso(USAR))
-    assert _ping(client, cabeceras).status == 403
+    persona.user_permissions.remove(permiso(USAR))
+    r = _ping(client, cabeceras)
+    assert (r.status, r.cuerpo["error"]["code"]) == (403, "SIN_PERMISO")
 
 
 def _miembro_del_grupo_asistente(client):
     """A person whose assistant access comes only from a group; already served once (cached)."""
     grupo = Group.objects.create(name="Asistente")
-    grupo.permissions.add(_permiso(USAR))
+    grupo.permissions.add(permiso(USAR))
     miembro = UserFactory(username="miembro_cache")
     miembro.groups.add(grupo)
     cabeceras = {"X-MCP-Api-Key": nueva_clave()[1], "X-MCP-User-Token": nuevo_token(miembro)[1]}
@@ -142,20 +138,22 @@ def _miembro_del_grupo_asistente(client):
 
 def test_a_group_that_loses_the_permission_takes_access_from_its_members(client):
     grupo, _miembro, cabeceras = _miembro_del_grupo_asistente(client)
-    grupo.permissions.remove(_permiso(USAR))
-    assert _ping(client, cabeceras).status == 403
+    grupo.permissions.remove(permiso(USAR))
+    r = _ping(client, cabeceras)
+    assert (r.status, r.cuerpo["error"]["code"]) == (403, "SIN_PERMISO")
 
 
 def test_a_person_taken_out_of_the_group_loses_access_at_once(client):
     grupo, miembro, cabeceras = _miembro_del_grupo_asistente(client)
     miembro.groups.remove(grupo)
-    assert _ping(client, cabeceras).status == 403
+    r = _ping(client, cabeceras)
+    assert (r.status, r.cuerpo["error"]["code"]) == (403, "SIN_PERMISO")
 
 
 def test_a_permission_granted_shows_its_tool_at_once(client, credenciales, persona):
     _clave, _token, cabeceras = credenciales
     assert "mis_tareas" not in _nombres(client, cabeceras)
-    persona.user_permissions.add(_permiso("solicitudes.bandeja.ver"))
+    persona.user_permissions.add(permiso("solicitudes.bandeja.ver"))
     assert "mis_tareas" in _nombres(client, cabeceras)
 
 
@@ -196,7 +194,7 @@ def test_new_people_and_credentials_leave_the_cached_identities_alone(
 
 
 def test_a_warm_tool_call_reads_neither_credentials_nor_groups(client, credenciales, persona):
-    persona.user_permissions.add(_permiso("solicitudes.radicar"))
+    persona.user_permissions.add(permiso("solicitudes.radicar"))
     persona.groups.add(Group.objects.create(name="Revisión"))
     solicitud = radicar(tipo_con_etapas(Group.objects.get(name="Revisión")), solicitante=persona)
     _clave, _token, cabeceras = credenciales

@@ -50,6 +50,7 @@ def test_a_trusted_proxy_that_says_http_gets_the_redirect(client, produccion):
     respuesta = _ping(client, remoto=PROXY, proto="http")
 
     assert respuesta.status_code == 301
+    assert respuesta["Location"] == "https://testserver/solicitudes/api/v1/ping"
 
 
 def test_without_trusted_proxies_nobody_can_claim_https(client, produccion):
@@ -58,3 +59,4 @@ def test_without_trusted_proxies_nobody_can_claim_https(client, produccion):
     respuesta = _ping(client, remoto="127.0.0.1", proto="https")
 
     assert respuesta.status_code == 301
+    assert respuesta["Location"] == "https://testserver/solicitudes/api/v1/ping"
