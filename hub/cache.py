@@ -24,7 +24,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import redis
@@ -52,6 +53,9 @@ return false
 
 FALTA = object()  # fetched in the round trip, and not in Redis
 _NO_LEIDA = object()
+
+
+_FALLOS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
 
 
 class CachePausada(redis.exceptions.ConnectionError):
@@ -82,8 +86,17 @@ class Pausa:
         """Seconds left in the pause (0 when the cache is in use)."""
         return max(0.0, self.hasta - time.monotonic())
 
-
-_FALLOS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+    @contextmanager
+    def vigilar(self) -> Iterator[None]:
+        """Refuse while paused; a connection failure or timeout inside starts a pause."""
+        self.comprobar()
+        try:
+            yield
+        except CachePausada:  # a ConnectionError too, but not a new failure
+            raise
+        except _FALLOS as exc:
+            self.fallo(exc)
+            raise
 
 
 class TuboVigilado(redis.client.Pipeline):
@@ -92,14 +105,8 @@ class TuboVigilado(redis.client.Pipeline):
     pausa: Pausa
 
     def execute(self, raise_on_error: bool = True) -> list[Any]:
-        self.pausa.comprobar()
-        try:
+        with self.pausa.vigilar():
             return super().execute(raise_on_error)
-        except CachePausada:
-            raise
-        except _FALLOS as exc:
-            self.pausa.fallo(exc)
-            raise
 
 
 class RedisVigilado(redis.Redis):
@@ -108,14 +115,8 @@ class RedisVigilado(redis.Redis):
     pausa: Pausa
 
     def execute_command(self, *args: Any, **options: Any) -> Any:
-        self.pausa.comprobar()
-        try:
+        with self.pausa.vigilar():
             return super().execute_command(*args, **options)
-        except CachePausada:
-            raise
-        except _FALLOS as exc:
-            self.pausa.fallo(exc)
-            raise
 
     def pipeline(self, transaction: bool = True, shard_hint: Any = None) -> TuboVigilado:
         tubo = TuboVigilado(self.connection_pool, self.response_callbacks, transaction, shard_hint)

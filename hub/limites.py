@@ -9,7 +9,6 @@ names).
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 import logging
 from collections.abc import Callable, Sequence
@@ -161,25 +160,6 @@ def aplicar(request: HttpRequest, reglas: Sequence[Regla], *, falla_cerrado: boo
     if excedidos:
         raise error_429(max(excedidos, key=lambda u: u.reintentar_en))
     return min(usos, key=lambda u: u.restante) if usos else None
-
-
-def limitar(*reglas: Regla, falla_cerrado: bool = False) -> Callable:
-    """Decorator for a plain view: apply the rules and add X-RateLimit-* headers to the answer."""
-
-    def decorador(vista: Callable) -> Callable:
-        @functools.wraps(vista)
-        def envuelta(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            try:
-                uso = aplicar(request, reglas, falla_cerrado=falla_cerrado)
-            except respuestas.ErrorAPI as exc:
-                return respuestas.respuesta_de_error(exc)
-            response = vista(request, *args, **kwargs)
-            poner_cabeceras(response, uso)
-            return response
-
-        return envuelta
-
-    return decorador
 
 
 def poner_cabeceras(response: HttpResponse, uso: Uso | None) -> HttpResponse:

@@ -186,13 +186,17 @@ class ErroresApiMiddleware:
 # Subclasses, so Django's admin checks still find them; an API request skips them entirely.
 
 
-class SesionSoloPaginas(SessionMiddleware):
-    """Django's session middleware, for pages only."""
+class _SoloPaginas:
+    """Skip the Django middleware it is mixed into (listed first) on /api/ paths."""
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if respuestas.es_ruta_api(request.path):
             return self.get_response(request)
         return super().__call__(request)
+
+
+class SesionSoloPaginas(_SoloPaginas, SessionMiddleware):
+    """Django's session middleware, for pages only."""
 
 
 def api_sin_csrf(get_response):
@@ -212,19 +216,9 @@ def api_sin_csrf(get_response):
     return middleware
 
 
-class AutenticacionSoloPaginas(AuthenticationMiddleware):
+class AutenticacionSoloPaginas(_SoloPaginas, AuthenticationMiddleware):
     """Django's `request.user`, for pages only (DRF's public views never ask for it)."""
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        if respuestas.es_ruta_api(request.path):
-            return self.get_response(request)
-        return super().__call__(request)
 
-
-class MensajesSoloPaginas(MessageMiddleware):
+class MensajesSoloPaginas(_SoloPaginas, MessageMiddleware):
     """Django's flash messages, for pages only."""
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        if respuestas.es_ruta_api(request.path):
-            return self.get_response(request)
-        return super().__call__(request)

@@ -30,7 +30,6 @@ from hub.singleton import prediccion
 class Plan:
     """What one request will ask of the cache."""
 
-    request: HttpRequest
     lecturas: list[str] = field(default_factory=list)
     cuentas: list[Callable[[], Any]] = field(default_factory=list)
     marcas: list[tuple[str, Any, int]] = field(default_factory=list)
@@ -77,7 +76,7 @@ def una_ida(request: HttpRequest, comunes: Callable[[Plan], Any]) -> Iterator[No
     if not isinstance(cache, CacheRedis):
         yield
         return
-    plan = Plan(request)
+    plan = Plan()
     comunes(plan)
     vista, kwargs = _vista(request.path_info)
     precargar = getattr(vista, "precargar", None)

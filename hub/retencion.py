@@ -93,7 +93,5 @@ def purgas(ahora: datetime) -> list[Purga]:
 
 
 def purgar(purga: Purga, *, lote: int = LOTE) -> int:
-    """Run one purge; 0 when its retention keeps everything."""
-    if purga.consulta is None:
-        return 0
+    """Run one purge whose retention deletes something (`consulta` is not None)."""
     return borrar_por_lotes(purga.consulta, lote=lote, borrar=purga.borrar)

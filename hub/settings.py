@@ -238,7 +238,6 @@ else:
 # the decision to fail open or closed when the cache is down is ours, per limit (DESIGN.md 5).
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_FAIL_OPEN = False
-RATELIMIT_IP_META_KEY = "hub.ip.ip_cliente"
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # A password-reset link lasts two hours (Django's default is three days).

@@ -26,7 +26,7 @@ from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from hub import respuestas
 from hub.ip import ip_cliente
-from hub.limites import cabeceras
+from hub.limites import poner_cabeceras
 from hub.texto import tiene_sustitutos
 
 logger = logging.getLogger(__name__)
@@ -220,13 +220,6 @@ def _mensaje(request: HttpRequest) -> dict[str, Any]:
     return mensaje
 
 
-def _con_limite(response: HttpResponse, uso) -> HttpResponse:
-    if uso is not None:
-        for nombre, valor in cabeceras(uso).items():
-            response.headers.setdefault(nombre, valor)
-    return response
-
-
 @csrf_exempt
 def vista_mcp(request: HttpRequest) -> HttpResponse:
     """POST /mcp/api/mcp."""
@@ -253,7 +246,7 @@ def vista_mcp(request: HttpRequest) -> HttpResponse:
             uso = limites_mcp.aplicar_rechazo(request, ajustes)
         except respuestas.ErrorAPI as exceso:
             return respuestas.respuesta_de_error(exceso)
-        return _con_limite(respuestas.respuesta_de_error(rechazo), uso)
+        return poner_cabeceras(respuestas.respuesta_de_error(rechazo), uso)
     try:
         uso = limites_mcp.aplicar_endpoint(
             request,
@@ -263,7 +256,7 @@ def vista_mcp(request: HttpRequest) -> HttpResponse:
         )
     except respuestas.ErrorAPI as exceso:
         return respuestas.respuesta_de_error(exceso)
-    return _con_limite(_atender(request, identidad, ajustes), uso)
+    return poner_cabeceras(_atender(request, identidad, ajustes), uso)
 
 
 def _atender(request: HttpRequest, identidad: Identidad, ajustes: AjustesAsistente) -> HttpResponse:

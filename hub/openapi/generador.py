@@ -9,6 +9,7 @@ from typing import Any
 from django.urls import URLPattern, URLResolver
 from drf_spectacular.drainage import warn
 from drf_spectacular.generators import EndpointEnumerator, SchemaGenerator
+from rest_framework.schemas.generators import is_api_view
 from rest_framework.views import APIView
 
 from hub.openapi.mcp import McpDoc
@@ -27,10 +28,8 @@ def nombre_de(callback: Callable) -> str:
     return f"{objetivo.__module__}.{objetivo.__name__}"
 
 
-def es_vista_drf(callback: Callable) -> bool:
-    """True when the route's callback is a DRF view (`APIView.as_view()`)."""
-    clase = getattr(callback, "cls", None)
-    return isinstance(clase, type) and issubclass(clase, APIView)
+# True when the route's callback is a DRF view (`APIView.as_view()`); the tests use this name.
+es_vista_drf = is_api_view
 
 
 def en_el_contrato(ruta: str) -> bool:
@@ -60,8 +59,8 @@ class Enumerador(EndpointEnumerator):
             if plana is not None:
                 vista, metodos = plana
                 callback = vista.as_view()
-            elif es_vista_drf(callback):
-                metodos = tuple(m.upper() for m in callback.cls.http_method_names if m != "head")
+            elif is_api_view(callback):
+                metodos = self.get_allowed_methods(callback)
             else:
                 warn(f"ruta de API que no es una vista DRF: {path}")
                 continue

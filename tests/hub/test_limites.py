@@ -8,8 +8,9 @@ import pytest
 from django.test import RequestFactory, override_settings
 
 from hub import respuestas
+from hub.api import VistaPublica
 from hub.ip import redes_confiables
-from hub.limites import CacheNoDisponible, Regla, contar, limitar
+from hub.limites import CacheNoDisponible, Regla, contar
 from hub.models import Limites
 
 pytestmark = pytest.mark.django_db
@@ -86,10 +87,13 @@ def test_limits_are_adjustable_by_the_administrator_at_run_time(client):
 
 
 def test_endpoint_rule_adds_its_headers_and_refuses_over_the_limit():
-    @limitar(Regla("prueba", lambda: 2, 60))
-    def vista(request):
-        return respuestas.ok({})
+    class Vista(VistaPublica):
+        reglas = (Regla("prueba", lambda: 2, 60),)
 
+        def get(self, request):
+            return respuestas.ok({})
+
+    vista = Vista.as_view()
     rf = RequestFactory()
     assert vista(rf.get("/"))["X-RateLimit-Remaining"] == "1"
     assert vista(rf.get("/"))["X-RateLimit-Remaining"] == "0"
@@ -109,11 +113,14 @@ def test_cache_down_reads_fail_open_and_are_served(client, caplog):
 
 @override_settings(CACHES=CACHE_MUERTA)
 def test_cache_down_fail_closed_rule_is_503_not_500():
-    @limitar(Regla("cerrado", lambda: 5, 60), falla_cerrado=True)
-    def vista(request):
-        raise AssertionError("must not run")
+    class Vista(VistaPublica):
+        reglas = (Regla("cerrado", lambda: 5, 60),)
+        falla_cerrado = True
 
-    r = vista(RequestFactory().get("/"))
+        def get(self, request):
+            raise AssertionError("must not run")
+
+    r = Vista.as_view()(RequestFactory().get("/"))
     assert r.status_code == 503
     assert json.loads(r.content)["error"]["code"] == "SERVICIO_NO_DISPONIBLE"
 
