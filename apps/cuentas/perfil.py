@@ -82,7 +82,7 @@ def _accion(request: HttpRequest, con_acceso: bool) -> HttpResponse | tuple[str,
 def perfil(request: HttpRequest) -> HttpResponse:
     ajustes = AjustesAsistente.cargar()
     usuario = request.user
-    con_acceso = usuario.is_active and usuario.has_perm(services.PERMISO_USAR)
+    con_acceso = services.puede_usar(usuario)
     opciones = {
         "vigencias": services.vigencias_permitidas(ajustes),
         "maximo": ajustes.token_max_dias,
@@ -116,16 +116,16 @@ def perfil(request: HttpRequest) -> HttpResponse:
             return HttpResponseBadRequest("Acción desconocida.")
 
     pendiente = ENTREGA_TOKEN.pendiente(request)
-    nuevo_token = secreto = None
-    if pendiente is not None:
-        nuevo_token = TokenPersonal.objects.filter(pk=pendiente.ident, usuario=usuario).first()
-    if nuevo_token is not None:
-        secreto = ENTREGA_TOKEN.revelar(request, pendiente, nuevo_token.digest)
-
     ahora = timezone.now()
     tokens = list(TokenPersonal.objects.filter(usuario=usuario).order_by("-creado"))
     for token in tokens:
         token.clase_estado, token.texto_estado = _estado(token, con_acceso, ahora)
+    nuevo_token = secreto = None
+    if pendiente is not None:
+        # The new token is one of the person's own: in the list just read.
+        nuevo_token = next((t for t in tokens if t.pk == pendiente.ident), None)
+    if nuevo_token is not None:
+        secreto = ENTREGA_TOKEN.revelar(request, pendiente, nuevo_token.digest)
     endpoint = request.build_absolute_uri(reverse("mcp:api"))
     exige_clave = not ajustes.permitir_token_solo
     contexto = {

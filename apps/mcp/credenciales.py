@@ -138,9 +138,7 @@ def identificar(request: HttpRequest, ajustes: AjustesAsistente) -> Identidad:
             "Esta organización exige la clave de API (X-MCP-Api-Key) junto con el token personal."
         )
     usuario = token.usuario if token is not None else None
-    if usuario is not None and (
-        not usuario.is_active or not usuario.has_perm(services.PERMISO_USAR)
-    ):
+    if usuario is not None and not services.puede_usar(usuario):
         raise ErrorAPI(403, "SIN_PERMISO", "Su usuario no tiene acceso al asistente.")
     ip = ip_cliente(request)
     ahora = timezone.now()

@@ -23,6 +23,11 @@ INTERVALO_ULTIMO_USO = timedelta(minutes=1)
 SEGUNDOS_USO = int(INTERVALO_ULTIMO_USO.total_seconds())
 
 
+def puede_usar(usuario: User) -> bool:
+    """Whether `usuario` may use the assistant: an active account with the permission."""
+    return usuario.is_active and usuario.has_perm(PERMISO_USAR)
+
+
 class ErrorCredencial(Exception):
     """A credential request the person can fix (shown as a form error)."""
 
@@ -34,7 +39,10 @@ class ErrorCredencial(Exception):
 
 def vigencias_permitidas(ajustes: AjustesAsistente | None = None) -> list[int]:
     """Expiry choices in days, bounded by the organization maximum (which is always offered)."""
-    maximo = (ajustes or AjustesAsistente.cargar()).token_max_dias
+    return _vigencias((ajustes or AjustesAsistente.cargar()).token_max_dias)
+
+
+def _vigencias(maximo: int) -> list[int]:
     return sorted({d for d in VIGENCIAS_DIAS if d <= maximo} | {maximo})
 
 
@@ -44,7 +52,7 @@ def _vencimiento(*, dias: int | None, hasta: date | None, ahora: datetime, maxim
     if (dias is None) == (hasta is None):
         raise ErrorCredencial("dias", "Elija una vigencia o una fecha de vencimiento.")
     if dias is not None:
-        if dias not in vigencias_permitidas():
+        if dias not in _vigencias(maximo):
             raise ErrorCredencial("dias", "Elija una de las vigencias ofrecidas.")
         return ahora + timedelta(days=dias)
     hoy = timezone.localdate(ahora)
@@ -84,7 +92,7 @@ def _crear_token(
         raise ErrorCredencial("nombre", "Escriba un nombre para reconocer el token.")
     if len(nombre) > 100:
         raise ErrorCredencial("nombre", "El nombre admite hasta 100 caracteres.")
-    if not usuario.is_active or not usuario.has_perm(PERMISO_USAR):
+    if not puede_usar(usuario):
         raise ErrorCredencial("__all__", "Su usuario no tiene acceso al asistente.")
     # Lock the person's row so two simultaneous creations cannot both pass the count.
     User.objects.select_for_update().filter(pk=usuario.pk).first()
@@ -108,12 +116,9 @@ def regenerar_token_personal(
     """Revoke one of the person's tokens and create another with the same name and lifetime
     (bounded by today's maximum); both happen or neither. Returns the new row and its secret."""
     ahora = ahora or timezone.now()
-    token = TokenPersonal.objects.select_for_update().get(pk=token_id, usuario=usuario)
+    token = _revocar_token(usuario=usuario, token_id=token_id, ahora=ahora)
     maximo = timedelta(days=AjustesAsistente.cargar().token_max_dias)
     duracion = min(max(token.vence - token.creado, timedelta(days=1)), maximo)
-    if token.revocado_en is None:
-        token.revocado_en = ahora
-        token.save(update_fields=["revocado_en"])
     return _crear_token(usuario=usuario, nombre=token.nombre, vence=ahora + duracion, ahora=ahora)
 
 
@@ -137,11 +142,18 @@ def guardar_token(
 
 
 @transaction.atomic
-def revocar_token_personal(*, usuario: User, token_id: int) -> TokenPersonal:
+def revocar_token_personal(
+    *, usuario: User, token_id: int, ahora: datetime | None = None
+) -> TokenPersonal:
     """Revoke one of the person's own tokens; another person's token does not exist for them."""
+    return _revocar_token(usuario=usuario, token_id=token_id, ahora=ahora)
+
+
+def _revocar_token(*, usuario: User, token_id: int, ahora: datetime | None) -> TokenPersonal:
+    """The body of `revocar_token_personal`, inside the caller's transaction (no savepoint)."""
     token = TokenPersonal.objects.select_for_update().get(pk=token_id, usuario=usuario)
     if token.revocado_en is None:
-        token.revocado_en = timezone.now()
+        token.revocado_en = ahora or timezone.now()
         token.save(update_fields=["revocado_en"])
     return token
 

@@ -15,6 +15,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from apps.mcp.admin.comun import fecha_corta, insignia
 from apps.mcp.models import RegistroAuditoria
 
 FORMATO = "%Y-%m-%d %H:%M:%S"
@@ -141,9 +142,7 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
 
     @admin.display(description="fecha", ordering="creado")
     def fecha(self, fila: RegistroAuditoria) -> str:
-        return format_html(
-            '<span class="nowrap">{}</span>', timezone.localtime(fila.creado).strftime(FORMATO)
-        )
+        return fecha_corta(fila.creado, FORMATO)
 
     @admin.display(description="integración", ordering="clave__nombre")
     def integracion(self, fila: RegistroAuditoria) -> str:
@@ -152,7 +151,7 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
     @admin.display(description="resultado", ordering="resultado")
     def resultado_visible(self, fila: RegistroAuditoria) -> str:
         clase = "activo" if fila.resultado == "ok" else "vencido"
-        return format_html('<span class="estado-credencial {}">{}</span>', clase, fila.resultado)
+        return insignia(clase, fila.resultado)
 
     @admin.display(description="duración", ordering="duracion_ms")
     def duracion(self, fila: RegistroAuditoria) -> str:

@@ -15,21 +15,12 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from apps.mcp import services
+from apps.mcp.admin.comun import fecha_corta, insignia
 from apps.mcp.entrega import Entrega
 from apps.mcp.models import ClaveApi, Credencial, TokenPersonal
 
 # The secret of a new key waits for the "key created" page (cookie path: the keys' admin).
 ENTREGA_CLAVE = Entrega("clave", "/admin/mcp/claveapi/")
-FORMATO_FECHA = "%Y-%m-%d %H:%M"
-
-
-def fecha_corta(valor) -> str:
-    """A date and time in local time, compact enough for a list column, never broken."""
-    if not valor:
-        return "—"
-    return format_html(
-        '<span class="nowrap">{}</span>', timezone.localtime(valor).strftime(FORMATO_FECHA)
-    )
 
 
 class FiltroEstado(admin.SimpleListFilter):
@@ -58,10 +49,6 @@ class FiltroEstado(admin.SimpleListFilter):
         if self.value() == "no_utilizable":
             return vigentes.filter(usuario_con_acceso=False)
         return queryset
-
-
-def insignia(clase: str, texto: str) -> str:
-    return format_html('<span class="estado-credencial {}">{}</span>', clase, texto)
 
 
 def insignia_estado(credencial: Credencial) -> str:

@@ -119,7 +119,6 @@ def _ambito(item: dict[str, Any]) -> dict[str, Any]:
 
 
 # The items are those of buscar_solicitudes and buscar_documento, declared once there.
-_ITEM_SOLICITUD = ITEM_SOLICITUD
 _ITEM_PRESUPUESTO = {
     "type": "object",
     "properties": {
@@ -157,7 +156,7 @@ SALIDA_BUSQUEDA_GLOBAL: dict[str, Any] = {
         "texto": _TEXTO,
         "ambitos": {"type": "array", "items": {"type": "string", "enum": list(AMBITOS)}},
         "alcance": {"type": "string", "enum": ["mias", "todas"]},
-        "solicitudes": _ambito(_ITEM_SOLICITUD),
+        "solicitudes": _ambito(ITEM_SOLICITUD),
         "documentos": _ambito(ITEM_DOCUMENTO),
         "presupuesto": _ambito(_ITEM_PRESUPUESTO),
     },
