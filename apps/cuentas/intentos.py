@@ -1,5 +1,6 @@
 """Sign-in throttling (interface-independent, issue 13): failed sign-ins on /cuentas/login/ and
-/admin/login/ are counted per account + address and per address; once either is spent, every
+/admin/login/ are counted per account + address and per address (an address as every per-IP
+limit counts it, hub.limites.clave_ip: IPv6 by /64); once either is spent, every
 sign-in from that address is answered 429 (the right password too) until its window passes.
 
 Only failures count, and per address: a stranger cannot lock a person out from elsewhere. The
@@ -22,7 +23,7 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 
 from hub.ip import ip_cliente
-from hub.limites import CacheNoDisponible, Regla, Uso, contar
+from hub.limites import CacheNoDisponible, Regla, Uso, clave_ip, contar
 
 logger = logging.getLogger(__name__)
 
@@ -43,11 +44,11 @@ REGLAS_INGRESO = (
         "ingreso-cuenta",
         lambda: POR_CUENTA,
         VENTANA,
-        lambda r: f"{cuenta(r)}\0{ip_cliente(r)}",
+        lambda r: f"{cuenta(r)}\0{clave_ip(r)}",
     ),
-    Regla("ingreso-direccion", lambda: POR_DIRECCION, VENTANA, ip_cliente),
+    Regla("ingreso-direccion", lambda: POR_DIRECCION, VENTANA, clave_ip),
 )
-REGLA_OLVIDO = Regla("clave-olvido", lambda: OLVIDOS_POR_HORA, 3600, ip_cliente)
+REGLA_OLVIDO = Regla("clave-olvido", lambda: OLVIDOS_POR_HORA, 3600, clave_ip)
 
 
 def _uso(request: HttpRequest, regla: Regla, *, incrementar: bool) -> Uso:
