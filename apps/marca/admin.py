@@ -27,6 +27,7 @@ from apps.marca.models import (
     Marca,
     Modo,
     Slot,
+    muestra_credito_hub,
 )
 from hub import seguridad
 from hub.formularios import CampoLineas
@@ -200,7 +201,7 @@ def marca_de_vista_previa(request: HttpRequest) -> dict[str, Any]:
         if color is not None:
             datos[campo] = color
     datos.update(colores_derivados(datos["color_primario"], datos["color_acento"]))
-    datos["con_tecnologia_hub"] = datos["modo"] in (Modo.HUB, Modo.COMARCA)
+    datos["con_tecnologia_hub"] = muestra_credito_hub(datos["modo"])
     return datos
 
 

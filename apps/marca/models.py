@@ -39,6 +39,11 @@ class Modo(models.TextChoices):
     MARCA_BLANCA = "marca_blanca", "Marca blanca (solo la marca de la organización)"
 
 
+def muestra_credito_hub(modo: str) -> bool:
+    """The 'powered by' credit is shown for the hub's own brand and for comarca."""
+    return modo in (Modo.HUB, Modo.COMARCA)
+
+
 class Slot(models.TextChoices):
     LOGO = "logo", "Logo"
     ISOTIPO = "isotipo", "Isotipo"
@@ -134,7 +139,7 @@ class Marca(ModeloUnico):
     @property
     def con_tecnologia_hub(self) -> bool:
         """The 'powered by' credit is shown for the hub's own brand and for comarca."""
-        return self.modo in (Modo.HUB, Modo.COMARCA)
+        return muestra_credito_hub(self.modo)
 
     @classmethod
     def olvidar(cls) -> None:

@@ -7,6 +7,7 @@ from django.utils.html import escape
 from django.views.decorators.http import condition, require_safe
 
 from apps.marca import selectors
+from apps.marca.api import CSP_IMAGEN, REVALIDAR
 from apps.marca.colores import texto_sobre
 
 # The hub's own icon when the organization uploaded neither favicon nor isotype: its initial on
@@ -41,9 +42,9 @@ def favicon(request: HttpRequest) -> HttpResponse:
         icono,
         content_type="image/svg+xml",
         headers={
-            "Cache-Control": "public, max-age=0, must-revalidate",
+            "Cache-Control": REVALIDAR,
             "X-Content-Type-Options": "nosniff",
             # Drawn by us, yet an SVG opened directly still runs nothing and loads nothing.
-            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+            "Content-Security-Policy": CSP_IMAGEN,
         },
     )

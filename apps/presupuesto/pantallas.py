@@ -6,15 +6,13 @@ permission, then the same `visibles_para` QuerySet method. Anything else is "not
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from django.contrib.contenttypes.models import ContentType
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Prefetch, QuerySet
 
 from apps.firmas.models import Firma
 from apps.presupuesto.herramientas.comun import PLANEACION, REPORTES
-from apps.presupuesto.models import Cdp, LineaPaa, MovimientoCdp, MovimientoRp, Rp
+from apps.presupuesto.models import Cdp, LineaPaa, Rp
 from apps.presupuesto.models.base import usuario_activo
+from apps.solicitudes.models import Solicitud
 
 # The permissions of the tools that link to each screen (any of them).
 PERMISOS_DOCUMENTOS = (PLANEACION,)  # estado_cdp, estado_rp, busqueda_global's presupuesto
@@ -47,28 +45,23 @@ def lineas_visibles(user) -> QuerySet[LineaPaa]:
     return LineaPaa.objects.visibles_para(user)
 
 
-@dataclass
-class Movimiento:
-    """One movement with its signatures (for the movements table)."""
-
-    fila: Model
-    firmas: list[Firma]
+# Signatures oldest first (annulled ones too: the page says so).
+ORDEN_FIRMAS = ("firmado_en", "pk")
 
 
-def firmas_de(documento: Model) -> list[Firma]:
-    """A document's signatures, oldest first (annulled ones too: the page says so)."""
-    return list(Firma.objects.de(documento).order_by("firmado_en", "pk"))
+def _solicitud_de(user, numero_radicado: str | None) -> Solicitud | None:
+    """The originating request, only if `user` may open its screen."""
+    if not numero_radicado:
+        return None
+    return Solicitud.objects.visibles_para(user).por_numero(numero_radicado).first()
 
 
-def _movimientos(qs: QuerySet, modelo: type[Model]) -> list[Movimiento]:
-    """Movements oldest first, each with its signatures (two queries in all)."""
-    filas = list(qs.order_by("numero"))
-    tipo = ContentType.objects.get_for_model(modelo)
-    por_movimiento: dict[int, list[Firma]] = {}
-    firmas = Firma.objects.filter(content_type=tipo, object_id__in=[m.pk for m in filas])
-    for firma in firmas.order_by("firmado_en", "pk"):
-        por_movimiento.setdefault(firma.object_id, []).append(firma)
-    return [Movimiento(fila, por_movimiento.get(fila.pk, [])) for fila in filas]
+def _movimientos(qs: QuerySet) -> list[Model]:
+    """Movements oldest first, each with its signatures in `firmas_en_orden` (two queries)."""
+    firmas = Prefetch(
+        "firmas", queryset=Firma.objects.order_by(*ORDEN_FIRMAS), to_attr="firmas_en_orden"
+    )
+    return list(qs.order_by("numero").prefetch_related(firmas))
 
 
 def cdp(user, pk: int) -> dict | None:
@@ -86,8 +79,9 @@ def cdp(user, pk: int) -> dict | None:
         "cdp": documento,
         "linea_visible": linea is not None and lineas_visibles(user).filter(pk=linea.pk).exists(),
         "rps": list(rps_visibles(user).filter(cdp=documento).order_by("numero")),
-        "movimientos": _movimientos(MovimientoCdp.objects.filter(cdp=documento), MovimientoCdp),
-        "firmas": firmas_de(documento),
+        "movimientos": _movimientos(documento.movimientos.all()),
+        "firmas": list(documento.firmas.order_by(*ORDEN_FIRMAS)),
+        "solicitud": _solicitud_de(user, documento.numero_radicado),
     }
 
 
@@ -101,8 +95,9 @@ def rp(user, pk: int) -> dict | None:
     return {
         "rp": documento,
         # An RP is visible through its CDP's area: its CDP is visible too.
-        "movimientos": _movimientos(MovimientoRp.objects.filter(rp=documento), MovimientoRp),
-        "firmas": firmas_de(documento),
+        "movimientos": _movimientos(documento.movimientos.all()),
+        "firmas": list(documento.firmas.order_by(*ORDEN_FIRMAS)),
+        "solicitud": _solicitud_de(user, documento.numero_radicado),
     }
 
 
@@ -119,7 +114,7 @@ def linea(user, pk: int) -> dict | None:
     return {
         "linea": fila,
         "cdps": list(cdps_visibles(user).filter(linea_paa=fila).order_by("numero")),
-        "firmas": firmas_de(fila),
+        "firmas": list(fila.firmas.order_by(*ORDEN_FIRMAS)),
     }
 
 

@@ -38,8 +38,9 @@ def inicio(request: HttpRequest) -> HttpResponse:
             }
             for t in selectors.bandeja(usuario, "rol", ahora=ahora, limite=TAREAS_EN_INICIO)
         ]
-    # The `mias` of the tools: what the person filed, drafts included.
-    suyas = Solicitud.objects.del_solicitante(usuario).para_listado()
+    # The `mias` of the tools: what the person filed, drafts included (the list reads only the
+    # type and the stage, hence `para_busqueda`).
+    suyas = Solicitud.objects.del_solicitante(usuario).para_busqueda()
     contexto["pagina"] = Paginator(suyas, SOLICITUDES_POR_PAGINA).get_page(
         request.GET.get("pagina")
     )

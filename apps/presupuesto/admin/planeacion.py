@@ -20,7 +20,7 @@ from apps.presupuesto.admin.comun import (
 from apps.presupuesto.estados import EstadoLinea
 from apps.presupuesto.models import Actividad, Asignacion, LineaPaa, Proyecto, Vigencia
 from apps.presupuesto.models.base import CERO
-from apps.presupuesto.services.planeacion import _certificado_celda
+from apps.presupuesto.services.comun import certificado_celda
 from hub.busqueda import filtrar_texto
 
 MESES = [
@@ -109,7 +109,7 @@ class AsignacionFormSet(BaseInlineFormSet):
             valor = CERO if borrar else (form.cleaned_data.get("valor") or CERO)
             propias += valor
             if area is not None and proyecto.pk:
-                certificado = _certificado_celda(proyecto.pk, area.pk)
+                certificado = certificado_celda(proyecto.pk, area.pk)
                 if valor < certificado:
                     form.add_error(
                         "valor" if not borrar else None,
@@ -139,7 +139,7 @@ class AsignacionInline(admin.TabularInline):
     def certificado(self, obj):
         if not obj.pk:
             return CERO
-        return _certificado_celda(obj.proyecto_id, obj.area_id)
+        return certificado_celda(obj.proyecto_id, obj.area_id)
 
     @admin.display(description="disponible")
     def disponible(self, obj):

@@ -25,9 +25,13 @@ from apps.presupuesto.services.documentos import (
     expedir,
     registrar_movimiento,
 )
-from apps.presupuesto.services.planeacion import _certificado_celda, reservar_consecutivos
+from apps.presupuesto.services.planeacion import reservar_consecutivos
 
 CAMPOS_SALDO_CDP = ("valor_actual", "comprometido", "saldo", "estado", "actualizado_en")
+
+
+def _sin_asignacion() -> ErrorPresupuesto:
+    return ErrorPresupuesto("El área no tiene asignación en el proyecto.", code="sin_asignacion")
 
 
 def disponible_celda(proyecto_id: int, area_id: int, valor: Decimal, *, asignacion=None) -> None:
@@ -35,8 +39,8 @@ def disponible_celda(proyecto_id: int, area_id: int, valor: Decimal, *, asignaci
     if asignacion is None:
         asignacion = Asignacion.objects.filter(proyecto_id=proyecto_id, area_id=area_id).first()
     if asignacion is None:
-        raise ErrorPresupuesto("El área no tiene asignación en el proyecto.", code="sin_asignacion")
-    disponible = asignacion.valor - _certificado_celda(proyecto_id, area_id)
+        raise _sin_asignacion()
+    disponible = asignacion.valor - comun.certificado_celda(proyecto_id, area_id)
     if valor > disponible:
         raise ErrorPresupuesto(
             {"valor": [f"Supera lo disponible del área en el proyecto ({max(disponible, CERO)})."]},
@@ -51,7 +55,7 @@ def _bloquear_asignacion(proyecto_id: int, area_id: int) -> Asignacion:
         .first()
     )
     if asignacion is None:
-        raise ErrorPresupuesto("El área no tiene asignación en el proyecto.", code="sin_asignacion")
+        raise _sin_asignacion()
     return asignacion
 
 

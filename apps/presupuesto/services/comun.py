@@ -1,4 +1,4 @@
-"""Validation helpers shared by the budget services."""
+"""Validation helpers (and the certified total of a cell) shared by the budget services."""
 
 from __future__ import annotations
 
@@ -6,7 +6,10 @@ import datetime
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
+from django.db.models import Sum
 
+from apps.presupuesto.models import Cdp
+from apps.presupuesto.models.base import CERO
 from hub.texto import limpiar
 
 CENTAVO = Decimal("0.01")
@@ -95,3 +98,11 @@ def transicion(
 def numero_externo(dato: str | None) -> str | None:
     limpio = texto(dato, "numero_externo", maximo=30, vacio=True).upper()
     return limpio or None
+
+
+def certificado_celda(proyecto_id: int, area_id: int, *, excluir: int | None = None) -> Decimal:
+    """What the certified CDPs of a (project, area) cell add up to (`excluir`: one CDP's pk)."""
+    qs = Cdp.objects.certificados().filter(proyecto_id=proyecto_id, area_id=area_id)
+    if excluir is not None:
+        qs = qs.exclude(pk=excluir)
+    return qs.aggregate(total=Sum("valor_actual"))["total"] or CERO

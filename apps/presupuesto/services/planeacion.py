@@ -7,14 +7,13 @@ Lock order across every budget service (prevents deadlocks): Vigencia -> Asignac
 from __future__ import annotations
 
 import datetime
-from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import Sum
 
 from apps.cuentas.models import Area
 from apps.presupuesto import estados
-from apps.presupuesto.models import Actividad, Asignacion, Cdp, LineaPaa, Proyecto, Vigencia
+from apps.presupuesto.models import Actividad, Asignacion, LineaPaa, Proyecto, Vigencia
 from apps.presupuesto.models.base import CERO
 from apps.presupuesto.services import comun
 from apps.presupuesto.services.comun import ErrorPresupuesto
@@ -57,13 +56,6 @@ def reservar_consecutivos(*, vigencia: Vigencia, campo: str, cantidad: int = 1) 
     return actual + 1
 
 
-def _certificado_celda(proyecto_id: int, area_id: int, *, excluir: int | None = None) -> Decimal:
-    qs = Cdp.objects.certificados().filter(proyecto_id=proyecto_id, area_id=area_id)
-    if excluir is not None:
-        qs = qs.exclude(pk=excluir)
-    return qs.aggregate(total=Sum("valor_actual"))["total"] or CERO
-
-
 def asignar(*, proyecto: Proyecto, area: Area, valor) -> Asignacion:
     """Set the money of `proyecto` assigned to `area` (creates the cell if missing).
 
@@ -92,7 +84,7 @@ def asignar(*, proyecto: Proyecto, area: Area, valor) -> Asignacion:
                 },
                 code="tope_excedido",
             )
-        certificado = _certificado_celda(proyecto.pk, area.pk)
+        certificado = comun.certificado_celda(proyecto.pk, area.pk)
         if valor < certificado:
             raise ErrorPresupuesto(
                 {"valor": [f"No puede ser menor que lo ya certificado en CDP ({certificado})."]},

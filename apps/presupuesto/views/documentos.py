@@ -8,26 +8,14 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from apps.presupuesto import pantallas
-from apps.solicitudes.models import Solicitud
 
 NO_DISPONIBLE = "El documento no existe o no está disponible."
 
 
-def _solicitud_de(request: HttpRequest, numero_radicado: str | None) -> Solicitud | None:
-    """The originating request, only if the person may open its screen."""
-    if not numero_radicado:
-        return None
-    return Solicitud.objects.visibles_para(request.user).por_numero(numero_radicado).first()
-
-
-def _pantalla(
-    request: HttpRequest, datos: dict | None, documento: str, plantilla: str
-) -> HttpResponse:
-    """The screen of a document the person may see (with its originating request), else 404."""
+def _pantalla(request: HttpRequest, datos: dict | None, plantilla: str) -> HttpResponse:
+    """The screen of a document the person may see, else 404."""
     if datos is None:
         raise Http404(NO_DISPONIBLE)
-    if documento in ("cdp", "rp"):
-        datos["solicitud"] = _solicitud_de(request, datos[documento].numero_radicado)
     return render(request, plantilla, datos)
 
 
@@ -35,19 +23,18 @@ def _pantalla(
 @require_safe
 def cdp(request: HttpRequest, pk: int) -> HttpResponse:
     """/presupuesto/cdp/<id>: one CDP (the `enlace` of estado_cdp); 404 for anyone else."""
-    return _pantalla(request, pantallas.cdp(request.user, pk), "cdp", "presupuesto/cdp.html")
+    return _pantalla(request, pantallas.cdp(request.user, pk), "presupuesto/cdp.html")
 
 
 @login_required
 @require_safe
 def rp(request: HttpRequest, pk: int) -> HttpResponse:
     """/presupuesto/rp/<id>: one RP (the `enlace` of estado_rp); 404 for anyone else."""
-    return _pantalla(request, pantallas.rp(request.user, pk), "rp", "presupuesto/rp.html")
+    return _pantalla(request, pantallas.rp(request.user, pk), "presupuesto/rp.html")
 
 
 @login_required
 @require_safe
 def linea_paa(request: HttpRequest, pk: int) -> HttpResponse:
     """/presupuesto/paa/<id>: one PAA line (the `enlace` of resumen_ejecutivo's lines)."""
-    datos = pantallas.linea(request.user, pk)
-    return _pantalla(request, datos, "linea", "presupuesto/linea_paa.html")
+    return _pantalla(request, pantallas.linea(request.user, pk), "presupuesto/linea_paa.html")
