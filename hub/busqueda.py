@@ -1,11 +1,49 @@
-"""Normalized search columns: one per searchable model, trigram-indexed on PostgreSQL."""
+"""Normalized search columns: one per searchable model, indexed by word on PostgreSQL.
+
+The search is "every word of the query inside the normalized column". The column's whitespace
+is folded to single spaces, so a query word (which has none) is inside the column exactly when
+it is inside one of the column's words; and a query word without digits is inside a word
+exactly when it is inside one of the word's runs between digits. On PostgreSQL that gives an
+exact path that stays fast at a million rows (docs/decisiones.md, "Búsqueda por palabras"):
+
+- `hub_palabras(busqueda)`: the column's runs of letters and signs (split at spaces and
+  digits), as an array with a GIN index on every searchable table;
+- `hub_palabra`: the vocabulary of every run ever stored, kept by statement triggers on insert
+  and update (whatever writes: services, the admin, bulk loads), with a trigram index; numbers
+  stay out of it, so it holds thousands of entries, not one per filed request;
+- a query word is first looked up in the vocabulary (the entries that contain it), then the
+  rows are those whose array overlaps that list. A word with a digit, one longer than SOLAPE,
+  or one found in too many entries is matched with `LIKE` over the trigram index instead, which
+  gives the same answer.
+
+Runs longer than PIEZA characters are indexed as overlapping pieces (one every SOLAPE
+characters), so that any query word up to SOLAPE characters lies whole in some piece and no
+index entry outgrows PostgreSQL's limits. SQLite keeps `LIKE`.
+"""
 
 from __future__ import annotations
 
-from django.db import models
+import re
+from typing import Any
+
+from django.contrib.postgres.aggregates import ArrayAgg
+from django.contrib.postgres.fields import ArrayField
+from django.db import connections, models
 from django.db.migrations.operations.base import Operation
+from django.db.models import Count, Window
 
 from hub.texto import normalizar
+
+PIEZA = 250  # longest vocabulary entry, in characters (at most 1,000 bytes)
+SOLAPE = 125  # pieces start every SOLAPE characters: a query word this long lies in one
+MAX_EXPANSIONES = 500  # vocabulary words per query word before falling back to LIKE
+
+# The same digits as the SQL below ([0-9]): other scripts' digits are letters to both.
+_DIGITO = re.compile("[0-9]")
+
+VOCABULARIO = "hub_palabra"
+FUNCION_PALABRAS = "hub_palabras"
+FUNCION_ANOTAR = "hub_anotar_palabras"
 
 
 class ConBusqueda(models.Model):
@@ -34,12 +72,107 @@ class ConBusqueda(models.Model):
         super().save(*args, **kwargs)
 
 
+class Palabras(models.Func):
+    """The words of a search column, as PostgreSQL's word index holds them."""
+
+    function = FUNCION_PALABRAS
+    output_field = ArrayField(models.TextField())
+
+
+def palabras_de(texto: str) -> list[str]:
+    """The distinct words of a search, normalized, in order."""
+    return [p for p in dict.fromkeys(normalizar(texto).split(" ")) if p]
+
+
+def _como_like(palabra: str) -> str:
+    """`%palabra%` with LIKE's own characters taken literally (as Django's `contains` does)."""
+    escapada = palabra.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escapada}%"
+
+
+def _por_vocabulario(palabra: str) -> bool:
+    """Whether the vocabulary can answer for this query word (no digit, fits in a piece)."""
+    return len(palabra) <= SOLAPE and not _DIGITO.search(palabra)
+
+
+def expandir(palabras: list[str], alias: str = "default") -> dict[str, list[str] | None]:
+    """Each word's vocabulary entries that contain it; None where LIKE must answer instead.
+
+    One query for all the words. None for a word with a digit, longer than SOLAPE (it may
+    straddle two pieces) or found in more than MAX_EXPANSIONES entries.
+    """
+    resultado: dict[str, list[str] | None] = {p: None for p in palabras}
+    cortas = [p for p in palabras if _por_vocabulario(p)]
+    if not cortas:
+        return resultado
+    partes, parametros = [], []
+    for i, palabra in enumerate(cortas):
+        partes.append(
+            # Only constants and the word's position are formatted in; the word is a parameter.
+            f"(SELECT {i}, palabra FROM {VOCABULARIO} WHERE palabra LIKE %s "  # noqa: S608
+            f"LIMIT {MAX_EXPANSIONES + 1})"
+        )
+        parametros.append(_como_like(palabra))
+    encontradas: dict[int, list[str]] = {i: [] for i in range(len(cortas))}
+    with connections[alias].cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(partes), parametros)
+        for i, palabra in cursor.fetchall():
+            encontradas[i].append(palabra)
+    for i, palabra in enumerate(cortas):
+        if len(encontradas[i]) <= MAX_EXPANSIONES:
+            resultado[palabra] = encontradas[i]
+    return resultado
+
+
 def filtrar_texto(qs: models.QuerySet, texto: str, campo: str = "busqueda") -> models.QuerySet:
     """Rows whose search column contains every word of `texto` (accent- and case-insensitive)."""
-    for palabra in normalizar(texto).split(" "):
-        if palabra:
+    palabras = palabras_de(texto)
+    if not palabras:
+        return qs
+    if connections[qs.db].vendor != "postgresql" or "__" in campo:
+        for palabra in palabras:
             qs = qs.filter(**{f"{campo}__contains": palabra})
+        return qs
+    expansiones = expandir(palabras, qs.db)
+    if any(e == [] for e in expansiones.values()):
+        # A word no stored text holds: nothing matches, and no query needs to say so.
+        return qs.none()
+    alias = f"_palabras_{campo}"
+    qs = qs.alias(**{alias: Palabras(campo)})
+    for palabra in palabras:
+        lista = expansiones[palabra]
+        if lista is None:
+            qs = qs.filter(**{f"{campo}__contains": palabra})
+        else:
+            qs = qs.filter(**{f"{alias}__overlap": lista})
     return qs
+
+
+def total_y_pagina(qs: models.QuerySet, limite: int) -> tuple[int, list[Any]]:
+    """The exact count of an ordered `qs` and the pks of its first `limite` rows.
+
+    One query reads the matching rows once for both (a count and then a page read them twice,
+    and at a million rows reading them is the cost: docs/rendimiento.md). On PostgreSQL an
+    aggregate, not `COUNT(*) OVER ()` with LIMIT: its planner costs that as if the limit
+    stopped the window early, and walks the date index calling the word function on every row.
+    The caller loads the page's rows by pk, with what it shows.
+    """
+    if qs.query.is_empty():
+        return 0, []
+    if connections[qs.db].vendor != "postgresql":
+        filas = qs.annotate(_total=Window(Count("pk"))).values_list("pk", "_total")[:limite]
+        filas = list(filas)
+        return (filas[0][1] if filas else 0), [pk for pk, _ in filas]
+    orden = qs.query.order_by or qs.model._meta.ordering
+    fila = qs.order_by().aggregate(
+        total=Count("pk"),
+        ids=models.Func(
+            ArrayAgg("pk", order_by=orden),
+            template=f"(%(expressions)s)[1:{int(limite)}]",
+            output_field=ArrayField(models.BigIntegerField()),
+        ),
+    )
+    return fila["total"], fila["ids"] or []
 
 
 class IndiceTrigrama(Operation):
@@ -79,4 +212,123 @@ class IndiceTrigrama(Operation):
             self.__class__.__qualname__,
             [],
             {"model_name": self.model_name, "columna": self.columna, "nombre": self.nombre},
+        )
+
+
+# The shared parts of the word index, created by whichever migration comes first.
+_SQL_COMUN = [
+    "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+    f"CREATE TABLE IF NOT EXISTS {VOCABULARIO} (palabra text PRIMARY KEY)",
+    f"CREATE INDEX IF NOT EXISTS {VOCABULARIO}_trgm ON {VOCABULARIO} "
+    "USING gin (palabra gin_trgm_ops)",
+    # The runs of a text between spaces and digits; a run longer than PIEZA becomes pieces of
+    # PIEZA characters that start every SOLAPE characters. The short path first: almost every
+    # text is short (repeated runs are harmless there: the index keeps each key once).
+    # COST: evaluating it row by row is slow (a regular expression per row); the planner must
+    # reach the rows through its index, where GIN answers && without calling it again.
+    f"""CREATE OR REPLACE FUNCTION {FUNCION_PALABRAS}(texto text) RETURNS text[]
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE COST 1000 AS $$
+    SELECT CASE
+      WHEN length(texto) <= {PIEZA}
+        THEN array_remove(regexp_split_to_array(texto, '[ 0-9]+'), '')
+      ELSE ARRAY(
+        SELECT DISTINCT substr(p, i, {PIEZA})
+        FROM unnest(regexp_split_to_array(texto, '[ 0-9]+')) AS p,
+             generate_series(1, greatest(length(p) - {SOLAPE}, 1), {SOLAPE}) AS i
+        WHERE p <> ''
+      )
+    END
+    $$""",  # noqa: S608 (module constants only)
+    # Sorted, so that two transactions adding the same new words lock them in one order.
+    f"""CREATE OR REPLACE FUNCTION {FUNCION_ANOTAR}() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO {VOCABULARIO} (palabra)
+      SELECT DISTINCT p FROM nuevas, unnest({FUNCION_PALABRAS}(nuevas.busqueda)) AS p
+      ORDER BY p
+      ON CONFLICT DO NOTHING;
+      RETURN NULL;
+    END
+    $$""",  # noqa: S608 (module constants only)
+]
+
+
+_SQL_QUITAR_COMUN = f"""DO $$ BEGIN
+  IF NOT EXISTS (
+    SELECT 1 FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+    WHERE p.proname = '{FUNCION_ANOTAR}'
+  ) THEN
+    DROP TABLE IF EXISTS {VOCABULARIO};
+    DROP FUNCTION IF EXISTS {FUNCION_ANOTAR}();
+    DROP FUNCTION IF EXISTS {FUNCION_PALABRAS}(text);
+  END IF;
+END $$"""  # noqa: S608 (module constants only)
+
+
+class IndicePalabras(Operation):
+    """Migration operation: the word index of a model's `busqueda` (PostgreSQL only).
+
+    The GIN index over its words, the triggers that add new words to the vocabulary, and the
+    vocabulary filled with the words already stored.
+    """
+
+    reversible = True
+    reduces_to_sql = True
+
+    def __init__(self, model_name: str, nombre: str):
+        self.model_name = model_name
+        self.nombre = nombre
+
+    def state_forwards(self, app_label, state):
+        pass
+
+    def database_forwards(self, app_label, schema_editor, from_state, to_state):
+        if schema_editor.connection.vendor != "postgresql":
+            return
+        modelo = to_state.apps.get_model(app_label, self.model_name)
+        tabla = schema_editor.quote_name(modelo._meta.db_table)
+        q = schema_editor.quote_name
+        for sql in _SQL_COMUN:
+            schema_editor.execute(sql)
+        schema_editor.execute(
+            f"CREATE INDEX IF NOT EXISTS {q(self.nombre)} ON {tabla} "
+            f"USING gin ({FUNCION_PALABRAS}(busqueda))"
+        )
+        for evento in ("INSERT", "UPDATE"):
+            disparador = q(f"{self.nombre}_{evento.lower()}")
+            schema_editor.execute(f"DROP TRIGGER IF EXISTS {disparador} ON {tabla}")
+            schema_editor.execute(
+                f"CREATE TRIGGER {disparador} AFTER {evento} ON {tabla} "
+                "REFERENCING NEW TABLE AS nuevas FOR EACH STATEMENT "
+                f"EXECUTE FUNCTION {FUNCION_ANOTAR}()"
+            )
+        schema_editor.execute(
+            f"INSERT INTO {VOCABULARIO} (palabra) SELECT DISTINCT p FROM {tabla}, "  # noqa: S608
+            f"unnest({FUNCION_PALABRAS}(busqueda)) AS p ON CONFLICT DO NOTHING"
+        )
+        # Statistics of the new expression now, not at the next autovacuum: without them the
+        # planner guesses a handful of rows for every word and picks nested loops.
+        schema_editor.execute(f"ANALYZE {tabla}")
+        schema_editor.execute(f"ANALYZE {VOCABULARIO}")
+
+    def database_backwards(self, app_label, schema_editor, from_state, to_state):
+        if schema_editor.connection.vendor != "postgresql":
+            return
+        modelo = from_state.apps.get_model(app_label, self.model_name)
+        tabla = schema_editor.quote_name(modelo._meta.db_table)
+        for evento in ("insert", "update"):
+            disparador = schema_editor.quote_name(f"{self.nombre}_{evento}")
+            schema_editor.execute(f"DROP TRIGGER IF EXISTS {disparador} ON {tabla}")
+        schema_editor.execute(f"DROP INDEX IF EXISTS {schema_editor.quote_name(self.nombre)}")
+        # The shared parts go with the last table that used them.
+        schema_editor.execute(_SQL_QUITAR_COMUN)
+
+    def describe(self):
+        return f"Índice de palabras {self.nombre} sobre {self.model_name}.busqueda"
+
+    def deconstruct(self):
+        return (
+            self.__class__.__qualname__,
+            [],
+            {"model_name": self.model_name, "nombre": self.nombre},
         )

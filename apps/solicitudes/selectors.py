@@ -139,10 +139,14 @@ def bandeja(
     then those rows with their request, type, stage and role; joining before limiting would
     make PostgreSQL join every task of a busy common inbox.
     """
-    qs = Tarea.objects.pendientes().bandeja_de(usuario, alcance)
+    partes = Tarea.objects.pendientes().partes_de_bandeja(usuario, alcance)
     if solo_vencidas:
-        qs = qs.vencidas(ahora)
-    ids = list(qs.order_by("vence_en", "pk").values_list("pk", flat=True)[:limite])
+        partes = [p.vencidas(ahora) for p in partes]
+    if not partes:
+        return []
+    columnas = [p.values_list("id", "vence_en").order_by() for p in partes]
+    union = columnas[0].union(*columnas[1:], all=True) if len(columnas) > 1 else columnas[0]
+    ids = [pk for pk, _ in union.order_by("vence_en", "id")[:limite]]
     if not ids:
         return []
     return list(Tarea.objects.filter(pk__in=ids).para_bandeja())
@@ -151,18 +155,19 @@ def bandeja(
 def contar_bandeja(
     usuario, alcance: str = "rol", *, ahora: datetime | None = None
 ) -> dict[str, int]:
-    """Totals of the inbox in one query: total, overdue, due within 48 hours."""
+    """Totals of the inbox, one query per half: total, overdue, due within 48 hours."""
     ahora = ahora or timezone.now()
     limite = ahora + timedelta(hours=HORAS_POR_VENCER)
-    return (
-        Tarea.objects.pendientes()
-        .bandeja_de(usuario, alcance)
-        .aggregate(
-            total=Count("pk"),
-            vencidas=Count("pk", filter=Q(vence_en__lt=ahora)),
-            por_vencer=Count("pk", filter=Q(vence_en__gte=ahora, vence_en__lt=limite)),
+    cuentas = {"total": 0, "vencidas": 0, "por_vencer": 0}
+    for parte in Tarea.objects.pendientes().partes_de_bandeja(usuario, alcance):
+        fila = parte.aggregate(
+            total=Count("vence_en"),
+            vencidas=Count("vence_en", filter=Q(vence_en__lt=ahora)),
+            por_vencer=Count("vence_en", filter=Q(vence_en__gte=ahora, vence_en__lt=limite)),
         )
-    )
+        for clave in cuentas:
+            cuentas[clave] += fila[clave]
+    return cuentas
 
 
 def tipo_mesa_ayuda() -> TipoSolicitud | None:

@@ -20,6 +20,7 @@ from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herr
 from apps.presupuesto import selectors as presupuesto
 from apps.solicitudes.herramientas.buscar import ITEM_SOLICITUD
 from apps.solicitudes.models import Estado, Solicitud
+from hub.busqueda import total_y_pagina
 from hub.serializadores import Estricto
 from hub.texto import limpiar
 
@@ -199,10 +200,11 @@ def _solicitudes(llamada: Llamada, datos: dict[str, Any]) -> dict[str, Any]:
         qs = qs.con_estado(datos["estado"])
     if datos.get("desde") or datos.get("hasta"):
         qs = qs.radicadas_entre(datos.get("desde"), datos.get("hasta"))
-    total = qs.count()
     # The model's order (newest filing first, drafts last), which its indexes follow.
-    pagina = qs.select_related("tipo", "etapa_actual").order_by(*Solicitud._meta.ordering)
-    resultados = [_item_solicitud(s) for s in pagina[: datos["limite"]]]
+    total, ids = total_y_pagina(qs.para_busqueda(), datos["limite"])
+    resultados = [
+        _item_solicitud(s) for s in Solicitud.objects.filter(pk__in=ids).para_busqueda()
+    ]
     return {
         "disponible": True,
         "total": total,

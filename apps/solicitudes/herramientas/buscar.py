@@ -19,6 +19,7 @@ from apps.solicitudes.herramientas.comun import (
     objeto,
 )
 from apps.solicitudes.models import Estado, Solicitud
+from hub.busqueda import total_y_pagina
 from hub.serializadores import Estricto
 from hub.texto import limpiar
 
@@ -164,10 +165,8 @@ def buscar_solicitudes(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
             "SIN_PERMISO",
             "alcance=todas exige el permiso solicitudes.ver_todas; use alcance=mias.",
         )
-    qs = _filtradas(llamada, datos)
-    total = qs.count()
-    pagina = qs.para_busqueda()[: datos["limite"]]
-    solicitudes = [_item(s) for s in pagina]
+    total, ids = total_y_pagina(_filtradas(llamada, datos).para_busqueda(), datos["limite"])
+    solicitudes = [_item(s) for s in Solicitud.objects.filter(pk__in=ids).para_busqueda()]
     estructura = {
         "alcance": datos["alcance"],
         "total": total,

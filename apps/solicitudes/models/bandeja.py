@@ -56,6 +56,19 @@ class TareaQuerySet(models.QuerySet):
             Q(asignada_a=usuario) | Q(asignada_a__isnull=True, rol_id__in=ids_roles(usuario))
         )
 
+    def partes_de_bandeja(self, usuario, alcance: str = "rol") -> list[TareaQuerySet]:
+        """`bandeja_de` as its halves (assigned; the roles' common inbox), each served by its
+        own partial index alone: an OR of the two makes PostgreSQL read every task's row."""
+        if not usuario_valido(usuario):
+            return []
+        if alcance not in ("rol", "mias"):
+            raise ValueError(f"alcance desconocido: {alcance!r}")
+        partes = [self.filter(asignada_a=usuario)]
+        roles = ids_roles(usuario) if alcance == "rol" else []
+        if roles:
+            partes.append(self.filter(asignada_a__isnull=True, rol_id__in=roles))
+        return partes
+
     def vencidas(self, ahora: datetime | None = None) -> TareaQuerySet:
         """Pending tasks past their due time."""
         return self.pendientes().filter(vence_en__lt=ahora or timezone.now())
@@ -133,13 +146,17 @@ class Tarea(models.Model):
         verbose_name_plural = "tareas"
         indexes = [
             # The two halves of an inbox (assigned / role's common inbox), pending only.
+            # The id rides along (PostgreSQL): counts and the most urgent page are read from
+            # the index alone.
             models.Index(
                 fields=["asignada_a", "vence_en"],
+                include=["id"],
                 condition=Q(completada_en__isnull=True),
                 name="sol_tarea_pend_asignada",
             ),
             models.Index(
                 fields=["rol", "vence_en"],
+                include=["id"],
                 condition=Q(completada_en__isnull=True, asignada_a__isnull=True),
                 name="sol_tarea_pend_comun",
             ),

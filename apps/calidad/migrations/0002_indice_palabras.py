@@ -1,0 +1,13 @@
+"""The word index of the search columns on PostgreSQL (hub/busqueda.py); nothing on SQLite."""
+
+from django.db import migrations
+
+from hub.busqueda import IndicePalabras
+
+
+class Migration(migrations.Migration):
+    dependencies = [("calidad", "0001_initial")]
+
+    operations = [
+        IndicePalabras(model_name="documento", nombre="calidad_doc_palabras"),
+    ]
