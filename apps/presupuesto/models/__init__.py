@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from apps.presupuesto.models.cifras import Cifra
 from apps.presupuesto.models.documentos import Cdp, MovimientoCdp, MovimientoRp, Rp
 from apps.presupuesto.models.planeacion import (
     Actividad,
@@ -15,6 +16,7 @@ __all__ = [
     "Actividad",
     "Asignacion",
     "Cdp",
+    "Cifra",
     "LineaPaa",
     "MovimientoCdp",
     "MovimientoRp",

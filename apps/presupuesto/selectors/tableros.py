@@ -17,8 +17,7 @@ from apps.presupuesto.models.base import CERO, ve_todas_las_areas
 from apps.presupuesto.selectors.cifras import (
     UMBRAL_AMARILLO,
     UMBRAL_VERDE,
-    alcance,
-    consolidar,
+    cifras_de,
     lineas_por_estado,
     suma,
     total_lineas,
@@ -57,7 +56,7 @@ def tablero(
     areas = resolver_areas(area, user)
     resueltos = resolver_proyectos(proyecto, user, vigencia)
     proyectos, muestra = resueltos if resueltos else (None, None)
-    datos = consolidar(*alcance(user, vigencia, proyectos, areas))
+    datos = cifras_de(user, vigencia, proyectos, areas)
     total = datos.total()
     todas = ve_todas_las_areas(user)
     global_ = todas and areas is None and proyectos is None
@@ -149,8 +148,7 @@ def resumen_area(user, area: str | Area) -> dict | None:
             [a.sigla for a in encontradas],
         )
     elegida = encontradas[0]
-    asig, lin, cdp, rp = alcance(user, vigencia, None, [elegida])
-    datos = consolidar(asig, lin, cdp, rp)
+    datos = cifras_de(user, vigencia, None, [elegida])
     cdp_todos = Cdp.objects.visibles_para(user).de_vigencia(vigencia).filter(area=elegida)
     rp_todos = Rp.objects.visibles_para(user).de_vigencia(vigencia).filter(cdp__area=elegida)
     return {
