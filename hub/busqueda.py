@@ -175,34 +175,53 @@ def total_y_pagina(qs: models.QuerySet, limite: int) -> tuple[int, list[Any]]:
     return fila["total"], fila["ids"] or []
 
 
-class IndiceTrigrama(Operation):
-    """Migration operation: a pg_trgm GIN index on a column; nothing on other databases."""
+class _OperacionPostgres(Operation):
+    """A migration operation that works on one model's table on PostgreSQL and does nothing
+    elsewhere (nor to Django's model state)."""
 
     reversible = True
     reduces_to_sql = True
+    model_name: str
+
+    def state_forwards(self, app_label, state):
+        pass
+
+    def crear(self, schema_editor, tabla: str) -> None:  # pragma: no cover - subclasses
+        raise NotImplementedError
+
+    def quitar(self, schema_editor, tabla: str) -> None:  # pragma: no cover - subclasses
+        raise NotImplementedError
+
+    def _tabla(self, app_label, schema_editor, state) -> str:
+        modelo = state.apps.get_model(app_label, self.model_name)
+        return schema_editor.quote_name(modelo._meta.db_table)
+
+    def database_forwards(self, app_label, schema_editor, from_state, to_state):
+        if schema_editor.connection.vendor == "postgresql":
+            self.crear(schema_editor, self._tabla(app_label, schema_editor, to_state))
+
+    def database_backwards(self, app_label, schema_editor, from_state, to_state):
+        if schema_editor.connection.vendor == "postgresql":
+            self.quitar(schema_editor, self._tabla(app_label, schema_editor, from_state))
+
+
+class IndiceTrigrama(_OperacionPostgres):
+    """Migration operation: a pg_trgm GIN index on a column; nothing on other databases."""
 
     def __init__(self, model_name: str, columna: str, nombre: str):
         self.model_name = model_name
         self.columna = columna
         self.nombre = nombre
 
-    def state_forwards(self, app_label, state):
-        pass
-
-    def database_forwards(self, app_label, schema_editor, from_state, to_state):
-        if schema_editor.connection.vendor != "postgresql":
-            return
-        modelo = to_state.apps.get_model(app_label, self.model_name)
-        tabla = schema_editor.quote_name(modelo._meta.db_table)
+    def crear(self, schema_editor, tabla: str) -> None:
         schema_editor.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
         schema_editor.execute(
             f"CREATE INDEX IF NOT EXISTS {schema_editor.quote_name(self.nombre)} "
             f"ON {tabla} USING gin ({schema_editor.quote_name(self.columna)} gin_trgm_ops)"
         )
 
-    def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        if schema_editor.connection.vendor == "postgresql":
-            schema_editor.execute(f"DROP INDEX IF EXISTS {schema_editor.quote_name(self.nombre)}")
+    def quitar(self, schema_editor, tabla: str) -> None:
+        schema_editor.execute(f"DROP INDEX IF EXISTS {schema_editor.quote_name(self.nombre)}")
 
     def describe(self):
         return f"Índice trigrama {self.nombre} sobre {self.model_name}.{self.columna}"
@@ -265,28 +284,18 @@ _SQL_QUITAR_COMUN = f"""DO $$ BEGIN
 END $$"""  # noqa: S608 (module constants only)
 
 
-class IndicePalabras(Operation):
+class IndicePalabras(_OperacionPostgres):
     """Migration operation: the word index of a model's `busqueda` (PostgreSQL only).
 
     The GIN index over its words, the triggers that add new words to the vocabulary, and the
     vocabulary filled with the words already stored.
     """
 
-    reversible = True
-    reduces_to_sql = True
-
     def __init__(self, model_name: str, nombre: str):
         self.model_name = model_name
         self.nombre = nombre
 
-    def state_forwards(self, app_label, state):
-        pass
-
-    def database_forwards(self, app_label, schema_editor, from_state, to_state):
-        if schema_editor.connection.vendor != "postgresql":
-            return
-        modelo = to_state.apps.get_model(app_label, self.model_name)
-        tabla = schema_editor.quote_name(modelo._meta.db_table)
+    def crear(self, schema_editor, tabla: str) -> None:
         q = schema_editor.quote_name
         for sql in _SQL_COMUN:
             schema_editor.execute(sql)
@@ -311,11 +320,7 @@ class IndicePalabras(Operation):
         schema_editor.execute(f"ANALYZE {tabla}")
         schema_editor.execute(f"ANALYZE {VOCABULARIO}")
 
-    def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        if schema_editor.connection.vendor != "postgresql":
-            return
-        modelo = from_state.apps.get_model(app_label, self.model_name)
-        tabla = schema_editor.quote_name(modelo._meta.db_table)
+    def quitar(self, schema_editor, tabla: str) -> None:
         for evento in ("insert", "update"):
             disparador = schema_editor.quote_name(f"{self.nombre}_{evento}")
             schema_editor.execute(f"DROP TRIGGER IF EXISTS {disparador} ON {tabla}")
