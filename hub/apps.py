@@ -9,4 +9,9 @@ class HubConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+
         from hub import comprobaciones  # noqa: F401  (registers the deploy checks)
+        from hub.conexiones import ajustar_sesion
+
+        connection_created.connect(ajustar_sesion, dispatch_uid="hub.conexiones")

@@ -1,0 +1,25 @@
+"""Every PostgreSQL connection of the hub runs without parallel workers or JIT."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from hub.conexiones import AJUSTES
+
+pytestmark = pytest.mark.django_db
+
+
+def test_each_postgresql_session_has_no_parallel_workers_and_no_jit():
+    if connection.vendor != "postgresql":
+        assert AJUSTES  # SQLite has neither; nothing is sent
+        return
+    nueva = connection.copy()  # a fresh session: the signal's work, not a leftover
+    try:
+        with nueva.cursor() as cursor:
+            cursor.execute("SHOW max_parallel_workers_per_gather")
+            assert cursor.fetchone() == ("0",)
+            cursor.execute("SHOW jit")
+            assert cursor.fetchone() == ("off",)
+    finally:
+        nueva.close()
