@@ -125,7 +125,10 @@ def expandir(palabras: list[str], alias: str = "default") -> dict[str, list[str]
 
 
 def filtrar_texto(qs: models.QuerySet, texto: str, campo: str = "busqueda") -> models.QuerySet:
-    """Rows whose search column contains every word of `texto` (accent- and case-insensitive)."""
+    """Rows whose search column contains every word of `texto` (accent- and case-insensitive).
+
+    On PostgreSQL the vocabulary is read here, once, not when the queryset is evaluated.
+    """
     palabras = palabras_de(texto)
     if not palabras:
         return qs

@@ -202,9 +202,7 @@ def _solicitudes(llamada: Llamada, datos: dict[str, Any]) -> dict[str, Any]:
         qs = qs.radicadas_entre(datos.get("desde"), datos.get("hasta"))
     # The model's order (newest filing first, drafts last), which its indexes follow.
     total, ids = total_y_pagina(qs.para_busqueda(), datos["limite"])
-    resultados = [
-        _item_solicitud(s) for s in Solicitud.objects.filter(pk__in=ids).para_busqueda()
-    ]
+    resultados = [_item_solicitud(s) for s in Solicitud.objects.filter(pk__in=ids).para_busqueda()]
     return {
         "disponible": True,
         "total": total,
