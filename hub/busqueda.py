@@ -84,12 +84,6 @@ def palabras_de(texto: str) -> list[str]:
     return [p for p in dict.fromkeys(normalizar(texto).split(" ")) if p]
 
 
-def _como_like(palabra: str) -> str:
-    """`%palabra%` with LIKE's own characters taken literally (as Django's `contains` does)."""
-    escapada = palabra.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escapada}%"
-
-
 def _por_vocabulario(palabra: str) -> bool:
     """Whether the vocabulary can answer for this query word (no digit, fits in a piece)."""
     return len(palabra) <= SOLAPE and not _DIGITO.search(palabra)
@@ -112,7 +106,8 @@ def expandir(palabras: list[str], alias: str = "default") -> dict[str, list[str]
             f"(SELECT {i}, palabra FROM {VOCABULARIO} WHERE palabra LIKE %s "  # noqa: S608
             f"LIMIT {MAX_EXPANSIONES + 1})"
         )
-        parametros.append(_como_like(palabra))
+        # LIKE's own characters taken literally, as Django's `contains` escapes them.
+        parametros.append(f"%{connections[alias].ops.prep_for_like_query(palabra)}%")
     encontradas: dict[int, list[str]] = {i: [] for i in range(len(cortas))}
     with connections[alias].cursor() as cursor:
         cursor.execute(" UNION ALL ".join(partes), parametros)
@@ -163,8 +158,7 @@ def total_y_pagina(qs: models.QuerySet, limite: int) -> tuple[int, list[Any]]:
     if qs.query.is_empty():
         return 0, []
     if connections[qs.db].vendor != "postgresql":
-        filas = qs.annotate(_total=Window(Count("pk"))).values_list("pk", "_total")[:limite]
-        filas = list(filas)
+        filas = list(qs.annotate(_total=Window(Count("pk"))).values_list("pk", "_total")[:limite])
         return (filas[0][1] if filas else 0), [pk for pk, _ in filas]
     orden = qs.query.order_by or qs.model._meta.ordering
     fila = qs.order_by().aggregate(

@@ -99,63 +99,58 @@ _ARRASTRES = {
 }
 
 
-def _funcion(tabla: str) -> str:
-    """The trigger function of one table: its own figures, and what its rows carry along."""
-    propio = tabla in _FUENTES
-    fuente = _FUENTES[tabla][0] if propio else ""
-    insertar = _aplicar(_filas(tabla, "nuevas")) if propio else "NULL"
-    actualizar = (
-        _aplicar(_filas(tabla, "nuevas"), _filas(tabla, "viejas")) + ";" if propio else ""
-    ) + (f"\n    {_ARRASTRES[tabla]};" if tabla in _ARRASTRES else "")
-    borrar = _aplicar(salidas=_filas(tabla, "viejas")) if propio else "NULL"
-    vaciar = f"DELETE FROM {TABLA} WHERE fuente = '{fuente}'" if propio else "NULL"
-    return f"""CREATE OR REPLACE FUNCTION {_nombre(tabla)}() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    {insertar};
-  ELSIF TG_OP = 'UPDATE' THEN
-    {actualizar}
-  ELSIF TG_OP = 'DELETE' THEN
-    {borrar};
-  ELSE
-    {vaciar};
-  END IF;
-  RETURN NULL;
-END $$"""
+# Tables with triggers: the four sources, and those whose rows carry figures along.
+TABLAS = [*_FUENTES, *(t for t in _ARRASTRES if t not in _FUENTES)]
+
+# What each event's trigger may read (transition tables allow one event per trigger).
+_REFERENCIAS = {
+    "INSERT": " REFERENCING NEW TABLE AS nuevas",
+    "UPDATE": " REFERENCING OLD TABLE AS viejas NEW TABLE AS nuevas",
+    "DELETE": " REFERENCING OLD TABLE AS viejas",
+    "TRUNCATE": "",
+}
+
+
+def _ramas(tabla: str) -> dict[str, str]:
+    """What the table's trigger does on each event: its own figures, and what its rows carry."""
+    ramas: dict[str, str] = {}
+    if tabla in _FUENTES:
+        ramas = {
+            "INSERT": _aplicar(_filas(tabla, "nuevas")),
+            "UPDATE": _aplicar(_filas(tabla, "nuevas"), _filas(tabla, "viejas")),
+            "DELETE": _aplicar(salidas=_filas(tabla, "viejas")),
+            "TRUNCATE": f"DELETE FROM {TABLA} WHERE fuente = '{_FUENTES[tabla][0]}'",
+        }
+    if tabla in _ARRASTRES:
+        ramas["UPDATE"] = ";\n    ".join(filter(None, [ramas.get("UPDATE"), _ARRASTRES[tabla]]))
+    return ramas
 
 
 def _nombre(tabla: str) -> str:
     return f"{TABLA}_{tabla.removeprefix('presupuesto_')}"
 
 
-def _disparadores(tabla: str) -> list[str]:
-    """One statement trigger per event (transition tables allow only one event each)."""
-    nombre = _nombre(tabla)
-    sql = []
-    eventos = {
-        "insert": "NEW TABLE AS nuevas",
-        "update": "OLD TABLE AS viejas NEW TABLE AS nuevas",
-        "delete": "OLD TABLE AS viejas",
-    }
-    if tabla not in _FUENTES:
-        eventos = {"update": eventos["update"]}
-    for evento, referencias in eventos.items():
-        sql.append(f"DROP TRIGGER IF EXISTS {nombre}_{evento} ON {tabla}")
+def _funcion_y_disparadores(tabla: str) -> list[str]:
+    """The table's trigger function (one branch per event) and one statement trigger per event."""
+    nombre, ramas = _nombre(tabla), _ramas(tabla)
+    casos = "\n  ELSIF ".join(f"TG_OP = '{e}' THEN\n    {sql};" for e, sql in ramas.items())
+    sql = [
+        f"""CREATE OR REPLACE FUNCTION {nombre}() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF {casos}
+  END IF;
+  RETURN NULL;
+END $$"""
+    ]
+    for evento in ramas:
+        disparador = f"{nombre}_{evento.lower()}"
+        sql.append(f"DROP TRIGGER IF EXISTS {disparador} ON {tabla}")
         sql.append(
-            f"CREATE TRIGGER {nombre}_{evento} AFTER {evento.upper()} ON {tabla} "
-            f"REFERENCING {referencias} FOR EACH STATEMENT EXECUTE FUNCTION {nombre}()"
-        )
-    if tabla in _FUENTES:
-        sql.append(f"DROP TRIGGER IF EXISTS {nombre}_truncate ON {tabla}")
-        sql.append(
-            f"CREATE TRIGGER {nombre}_truncate AFTER TRUNCATE ON {tabla} "
+            f"CREATE TRIGGER {disparador} AFTER {evento} ON {tabla}{_REFERENCIAS[evento]} "
             f"FOR EACH STATEMENT EXECUTE FUNCTION {nombre}()"
         )
     return sql
-
-
-TABLAS = [*_FUENTES, "presupuesto_proyecto"]
 
 
 def recalcular_sql() -> list[str]:
@@ -173,15 +168,13 @@ def instalar_sql() -> list[str]:
         f"PRIMARY KEY ({_COLUMNAS}))"
     ]
     for tabla in TABLAS:
-        sql.append(_funcion(tabla))
-        sql.extend(_disparadores(tabla))
+        sql.extend(_funcion_y_disparadores(tabla))
     return sql + recalcular_sql()
 
 
 def quitar_sql() -> list[str]:
-    sql = []
-    for tabla in TABLAS:
-        sql.append(f"DROP FUNCTION IF EXISTS {_nombre(tabla)}() CASCADE")
+    """The functions (their triggers go with them: CASCADE) and the table."""
+    sql = [f"DROP FUNCTION IF EXISTS {_nombre(tabla)}() CASCADE" for tabla in TABLAS]
     return [*sql, f"DROP TABLE IF EXISTS {TABLA}"]
 
 

@@ -1,4 +1,5 @@
-"""Dashboard figures: GROUP BY queries over the visible rows, folded in Python into cells.
+"""Dashboard figures folded in Python into cells: on PostgreSQL from the figures kept on write
+(`models/cifras.py`), elsewhere from GROUP BY queries over the visible rows.
 
 A fixed number of queries per call, whatever the volume; the folding runs over the groups,
 never over the rows.
@@ -109,6 +110,14 @@ class Consolidado:
         )
         return self.celdas.setdefault((pid, aid), Cifras())
 
+    def linea(self, celda: Cifras, estado: str, cantidad: int, valor: Decimal) -> None:
+        """PAA lines of one state in one cell: programmed if the state says so, and counted in
+        the per-state totals."""
+        if estado in estados.LINEAS_PROGRAMADAS:
+            celda.programado += valor
+        previa, total = self.lineas.get(estado, (0, CERO))
+        self.lineas[estado] = (previa + cantidad, total + valor)
+
     def total(self) -> Cifras:
         total = Cifras()
         for cifras in self.celdas.values():
@@ -163,11 +172,7 @@ def consolidar(asig, lin, cdp, rp) -> Consolidado:
     )
     for fila in filas:
         celda = datos.celda(fila, "proyecto", "area")
-        total = suma(fila["total"])
-        if fila["estado"] in estados.LINEAS_PROGRAMADAS:
-            celda.programado += total
-        cantidad, valor = datos.lineas.get(fila["estado"], (0, CERO))
-        datos.lineas[fila["estado"]] = (cantidad + fila["cantidad"], valor + total)
+        datos.linea(celda, fila["estado"], fila["cantidad"], suma(fila["total"]))
     for fila in _valores(cdp, "proyecto", "area").annotate(total=Sum("valor_actual")):
         datos.celda(fila, "proyecto", "area").certificado += suma(fila["total"])
     filas = _valores(rp, "cdp__proyecto", "cdp__area").annotate(
@@ -206,10 +211,7 @@ def cifras_de(
         if fuente == "asignacion":
             celda.asignado += valor
         elif fuente == "linea":
-            if estado in estados.LINEAS_PROGRAMADAS:
-                celda.programado += valor
-            cantidad, total = datos.lineas.get(estado, (0, CERO))
-            datos.lineas[estado] = (cantidad + fila["cantidad"], total + valor)
+            datos.linea(celda, estado, fila["cantidad"], valor)
         elif fuente == "cdp":
             celda.certificado += valor
         else:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import operator
 from datetime import datetime, timedelta
+from functools import reduce
 
 from django.conf import settings
 from django.contrib.auth.models import Group
@@ -46,15 +48,8 @@ class TareaQuerySet(models.QuerySet):
 
     def bandeja_de(self, usuario, alcance: str = "rol") -> TareaQuerySet:
         """Tasks assigned to `usuario` ("mias"), plus the common inbox of their roles ("rol")."""
-        if not usuario_valido(usuario):
-            return self.none()
-        if alcance == "mias":
-            return self.filter(asignada_a=usuario)
-        if alcance != "rol":
-            raise ValueError(f"alcance desconocido: {alcance!r}")
-        return self.filter(
-            Q(asignada_a=usuario) | Q(asignada_a__isnull=True, rol_id__in=ids_roles(usuario))
-        )
+        partes = self.partes_de_bandeja(usuario, alcance)
+        return reduce(operator.or_, partes) if partes else self.none()
 
     def partes_de_bandeja(self, usuario, alcance: str = "rol") -> list[TareaQuerySet]:
         """`bandeja_de` as its halves (assigned; the roles' common inbox), each served by its
