@@ -24,6 +24,9 @@ index entry outgrows PostgreSQL's limits. SQLite keeps `LIKE`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.contrib.postgres.aggregates import ArrayAgg
@@ -84,6 +87,23 @@ def palabras_de(texto: str) -> list[str]:
     return [p for p in dict.fromkeys(normalizar(texto).split(" ")) if p]
 
 
+# Within `un_vocabulario()`: what each (database, word) expanded to, read once for all tables.
+_expandidas: ContextVar[dict[tuple[str, str], list[str] | None] | None] = ContextVar(
+    "hub_palabras_expandidas", default=None
+)
+
+
+@contextmanager
+def un_vocabulario() -> Iterator[None]:
+    """Within this block each query word is looked up in the vocabulary once, however many
+    tables are searched with it (busqueda_global searches four)."""
+    token = _expandidas.set({})
+    try:
+        yield
+    finally:
+        _expandidas.reset(token)
+
+
 def _por_vocabulario(palabra: str) -> bool:
     """Whether the vocabulary can answer for this query word (no digit, fits in a piece)."""
     return len(palabra) <= SOLAPE and not _DIGITO.search(palabra)
@@ -96,7 +116,15 @@ def expandir(palabras: list[str], alias: str = "default") -> dict[str, list[str]
     straddle two pieces) or found in more than MAX_EXPANSIONES entries.
     """
     resultado: dict[str, list[str] | None] = {p: None for p in palabras}
-    cortas = [p for p in palabras if _por_vocabulario(p)]
+    leidas = _expandidas.get()
+    if leidas is None:
+        leidas = {}  # outside un_vocabulario(): nothing kept beyond this call
+    cortas = []
+    for palabra in palabras:
+        if (alias, palabra) in leidas:
+            resultado[palabra] = leidas[alias, palabra]
+        elif _por_vocabulario(palabra):
+            cortas.append(palabra)
     if not cortas:
         return resultado
     partes, parametros = [], []
@@ -116,6 +144,7 @@ def expandir(palabras: list[str], alias: str = "default") -> dict[str, list[str]
     for i, palabra in enumerate(cortas):
         if len(encontradas[i]) <= MAX_EXPANSIONES:
             resultado[palabra] = encontradas[i]
+        leidas[alias, palabra] = resultado[palabra]
     return resultado
 
 

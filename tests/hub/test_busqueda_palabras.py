@@ -12,6 +12,7 @@ from django.db import connection
 from apps.solicitudes.models import Solicitud
 from hub import busqueda
 from hub.busqueda import ConBusqueda, palabras_de
+from tests.busqueda import vocabulario
 from tests.factories import GroupFactory
 from tests.solicitudes.factories import radicar, tipo_con_etapas
 
@@ -149,6 +150,38 @@ def test_a_word_no_stored_text_holds_costs_one_query_and_finds_nothing(
     consultas = 1
     with django_assert_num_queries(consultas):
         assert qs.buscar("zzyzx cartagena").count() == 0
+
+
+def test_within_one_vocabulary_block_each_word_is_looked_up_once(
+    solicitudes, django_assert_num_queries
+):
+    # On PostgreSQL the first search reads the vocabulary (1) and counts (1); the next ones,
+    # with the same words in any order, only count. SQLite has no vocabulary to read.
+    primera = 1 + vocabulario(1)
+    with busqueda.un_vocabulario():
+        with django_assert_num_queries(primera):
+            assert Solicitud.objects.buscar("cartagena viaticos").count() == 2
+        with django_assert_num_queries(1):
+            assert Solicitud.objects.radicadas().buscar("VIATICOS cartagena").count() == 2
+        with django_assert_num_queries(1):
+            assert Solicitud.objects.buscar("cartagena").count() == 2
+        # Words not read yet are read (both in one query), and the answer is the rule's.
+        esperadas = _esperadas(list(Solicitud.objects.all()), "cartagen certificacion")
+        with django_assert_num_queries(primera):
+            assert _encontradas("cartagen certificacion") == esperadas
+    # Outside the block nothing is kept.
+    with django_assert_num_queries(primera):
+        assert Solicitud.objects.buscar("cartagena viaticos").count() == 2
+
+
+def test_a_word_read_in_one_block_is_read_again_in_the_next(solicitudes):
+    with busqueda.un_vocabulario():
+        assert _encontradas("buenaventura") == set()
+    s = solicitudes[0]
+    s.resumen = "Viáticos comisión a Buenaventura"
+    s.save(update_fields=["resumen"])
+    with busqueda.un_vocabulario():
+        assert _encontradas("buenaventura") == {s.pk}
 
 
 def test_the_postgresql_search_filters_by_the_word_array_and_sqlite_by_like(solicitudes):

@@ -20,7 +20,7 @@ from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herr
 from apps.presupuesto import selectors as presupuesto
 from apps.solicitudes.herramientas.buscar import ITEM_SOLICITUD
 from apps.solicitudes.models import Estado, Solicitud
-from hub.busqueda import total_y_pagina
+from hub.busqueda import total_y_pagina, un_vocabulario
 from hub.serializadores import Estricto
 from hub.texto import limpiar
 
@@ -314,10 +314,12 @@ def busqueda_global(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
         "ambitos": ambitos,
         "alcance": datos["alcance"],
     }
-    if "solicitudes" in ambitos:
-        estructura["solicitudes"] = _solicitudes(llamada, datos)
-    if "documentos" in ambitos:
-        estructura["documentos"] = _documentos(datos)
-    if "presupuesto" in ambitos:
-        estructura["presupuesto"] = _presupuesto(llamada, datos)
+    # One text over several tables: its words are looked up in the vocabulary once.
+    with un_vocabulario():
+        if "solicitudes" in ambitos:
+            estructura["solicitudes"] = _solicitudes(llamada, datos)
+        if "documentos" in ambitos:
+            estructura["documentos"] = _documentos(datos)
+        if "presupuesto" in ambitos:
+            estructura["presupuesto"] = _presupuesto(llamada, datos)
     return Resultado(_resumen(estructura), estructura)
