@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import connections
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
@@ -138,13 +139,20 @@ def bandeja(
     Two steps on purpose: first the ids from the task table alone (partial indexes, top-N),
     then those rows with their request, type, stage and role; joining before limiting would
     make PostgreSQL join every task of a busy common inbox.
+
+    Where the database allows a limit inside a union (PostgreSQL; not SQLite), each part (the
+    assigned tasks, then each role's common inbox) gives only its own first `limite` rows,
+    read in order from its index: the union then sorts a few rows, not the whole common inbox.
     """
-    partes = Tarea.objects.pendientes().partes_de_bandeja(usuario, alcance)
+    por_partes = connections[Tarea.objects.db].features.supports_slicing_ordering_in_compound
+    partes = Tarea.objects.pendientes().partes_de_bandeja(usuario, alcance, por_rol=por_partes)
     if solo_vencidas:
         partes = [p.vencidas(ahora) for p in partes]
     if not partes:
         return []
     columnas = [p.values_list("id", "vence_en").order_by() for p in partes]
+    if por_partes and len(columnas) > 1:
+        columnas = [c.order_by("vence_en", "id")[:limite] for c in columnas]
     union = columnas[0].union(*columnas[1:], all=True) if len(columnas) > 1 else columnas[0]
     ids = [pk for pk, _ in union.order_by("vence_en", "id")[:limite]]
     if not ids:

@@ -127,3 +127,32 @@ def test_reading_the_inbox_costs_the_same_queries_whatever_its_size(
             for t in selectors.bandeja(r1, limite=50)
         ]
     assert len(lineas) == cantidad
+
+
+@pytest.mark.parametrize("solo_vencidas", [False, True])
+def test_the_inbox_page_is_the_most_urgent_of_all_its_parts_whatever_the_part(
+    flujo, solo_vencidas
+):
+    # One person in the three roles, with tasks of her own and in each role's common inbox, due
+    # times interleaved across the parts: the page must be the first `limite` of them all (on
+    # PostgreSQL each part is cut to `limite` before the union; a part cut in the wrong order,
+    # or the union not sorted again, gives another page).
+    jefa = persona(*flujo.roles)
+    ahora = timezone.now()
+    tareas = [_tarea(flujo.radicar()) for _ in range(16)]
+    for i, tarea in enumerate(tareas):
+        cambios = {
+            "rol": flujo.roles[i % 3],
+            "vence_en": ahora + timedelta(hours=(i * 7) % 16 - 8),  # 8 overdue, 8 not
+            "asignada_a": jefa if i % 4 == 0 else None,
+        }
+        Tarea.objects.filter(pk=tarea.pk).update(**cambios)
+    pendientes = Tarea.objects.pendientes().bandeja_de(jefa)
+    if solo_vencidas:
+        pendientes = pendientes.vencidas(ahora)
+    esperadas = list(pendientes.order_by("vence_en", "id").values_list("pk", flat=True))
+    assert len(esperadas) == (8 if solo_vencidas else 16)
+
+    for limite in (1, 3, 5, 20):
+        pagina = selectors.bandeja(jefa, limite=limite, solo_vencidas=solo_vencidas, ahora=ahora)
+        assert [t.pk for t in pagina] == esperadas[:limite]

@@ -51,16 +51,24 @@ class TareaQuerySet(models.QuerySet):
         partes = self.partes_de_bandeja(usuario, alcance)
         return reduce(operator.or_, partes) if partes else self.none()
 
-    def partes_de_bandeja(self, usuario, alcance: str = "rol") -> list[TareaQuerySet]:
+    def partes_de_bandeja(
+        self, usuario, alcance: str = "rol", *, por_rol: bool = False
+    ) -> list[TareaQuerySet]:
         """`bandeja_de` as its halves (assigned; the roles' common inbox), each served by its
-        own partial index alone: an OR of the two makes PostgreSQL read every task's row."""
+        own partial index alone: an OR of the two makes PostgreSQL read every task's row.
+
+        `por_rol`: the common inbox as one part per role, each a single range of its index
+        (rol, vence_en) that is already in due order.
+        """
         if not usuario_valido(usuario):
             return []
         if alcance not in ("rol", "mias"):
             raise ValueError(f"alcance desconocido: {alcance!r}")
         partes = [self.filter(asignada_a=usuario)]
         roles = ids_roles(usuario) if alcance == "rol" else []
-        if roles:
+        if roles and por_rol:
+            partes += [self.filter(asignada_a__isnull=True, rol_id=rol) for rol in roles]
+        elif roles:
             partes.append(self.filter(asignada_a__isnull=True, rol_id__in=roles))
         return partes
 
