@@ -130,9 +130,7 @@ def test_reading_the_inbox_costs_the_same_queries_whatever_its_size(
 
 
 @pytest.mark.parametrize("solo_vencidas", [False, True])
-def test_the_inbox_page_is_the_most_urgent_of_all_its_parts_whatever_the_part(
-    flujo, solo_vencidas
-):
+def test_the_inbox_page_is_the_most_urgent_of_all_its_parts_whatever_the_part(flujo, solo_vencidas):
     # One person in the three roles, with tasks of her own and in each role's common inbox, due
     # times interleaved across the parts: the page must be the first `limite` of them all (on
     # PostgreSQL each part is cut to `limite` before the union; a part cut in the wrong order,
