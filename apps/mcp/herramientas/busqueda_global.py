@@ -7,18 +7,16 @@ volume; every item carries an `enlace` (formats in docs/decisiones.md, "busqueda
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
-from django.utils import timezone
 from rest_framework import serializers
 
 from apps.calidad.herramientas import ITEM_DOCUMENTO, documento_limpio
 from apps.calidad.selectors import buscar_documentos
 from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
 from apps.presupuesto import selectors as presupuesto
-from apps.solicitudes.herramientas.buscar import ITEM_SOLICITUD
+from apps.solicitudes.herramientas.buscar import ITEM_SOLICITUD, item_solicitud
 from apps.solicitudes.models import Estado, Solicitud
 from hub.busqueda import total_y_pagina, un_vocabulario
 from hub.serializadores import Estricto
@@ -166,24 +164,6 @@ SALIDA_BUSQUEDA_GLOBAL: dict[str, Any] = {
 }
 
 
-def _fecha(valor: datetime | None) -> str | None:
-    return timezone.localtime(valor).strftime("%Y-%m-%d %H:%M") if valor is not None else None
-
-
-def _item_solicitud(s: Solicitud) -> dict[str, Any]:
-    return {
-        "numero_radicado": s.numero_radicado,
-        "id_solicitud": s.pk,
-        "enlace": s.enlace,
-        "tipo": limpiar(s.tipo.nombre),
-        "estado": s.estado,
-        "etapa_actual": limpiar(s.nombre_etapa_actual),
-        "resumen": limpiar(s.resumen),
-        "fecha_radicacion": _fecha(s.fecha_radicacion or s.creada_en),
-        "fecha_actualizacion": _fecha(s.fecha_actualizacion),
-    }
-
-
 def _solicitudes(llamada: Llamada, datos: dict[str, Any]) -> dict[str, Any]:
     """Requests the user filed (mias, the word's one meaning) or every request (todas)."""
     usuario = llamada.usuario
@@ -202,7 +182,7 @@ def _solicitudes(llamada: Llamada, datos: dict[str, Any]) -> dict[str, Any]:
         qs = qs.radicadas_entre(datos.get("desde"), datos.get("hasta"))
     # The model's order (newest filing first, drafts last), which its indexes follow.
     total, ids = total_y_pagina(qs.para_busqueda(), datos["limite"])
-    resultados = [_item_solicitud(s) for s in Solicitud.objects.filter(pk__in=ids).para_busqueda()]
+    resultados = [item_solicitud(s) for s in Solicitud.objects.filter(pk__in=ids).para_busqueda()]
     return {
         "disponible": True,
         "total": total,

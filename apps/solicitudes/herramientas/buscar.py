@@ -96,7 +96,8 @@ SALIDA_BUSCAR_SOLICITUDES: dict[str, Any] = objeto(
 )
 
 
-def _item(s: Solicitud) -> dict[str, Any]:
+def item_solicitud(s: Solicitud) -> dict[str, Any]:
+    """A request as a search lists it (buscar_solicitudes and busqueda_global)."""
     return {
         "numero_radicado": s.numero_radicado,
         "id_solicitud": s.pk,
@@ -166,7 +167,7 @@ def buscar_solicitudes(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
             "alcance=todas exige el permiso solicitudes.ver_todas; use alcance=mias.",
         )
     total, ids = total_y_pagina(_filtradas(llamada, datos).para_busqueda(), datos["limite"])
-    solicitudes = [_item(s) for s in Solicitud.objects.filter(pk__in=ids).para_busqueda()]
+    solicitudes = [item_solicitud(s) for s in Solicitud.objects.filter(pk__in=ids).para_busqueda()]
     estructura = {
         "alcance": datos["alcance"],
         "total": total,

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
-from django.utils import timezone
 from rest_framework import serializers
 
 from apps.mcp import limites
 from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
+from apps.solicitudes.herramientas.comun import fecha
 from apps.solicitudes.models import Estado, Solicitud
 from apps.solicitudes.selectors import RELACIONES_ESTADO, solicitud_publica, solicitud_visible
 from hub.serializadores import Estricto
@@ -68,19 +67,14 @@ SALIDA_ESTADO_SOLICITUD: dict[str, Any] = {
 }
 
 
-def _fecha(valor: datetime | None) -> str | None:
-    """`YYYY-MM-DD HH:MM` in local time."""
-    return timezone.localtime(valor).strftime("%Y-%m-%d %H:%M") if valor is not None else None
-
-
 def _publico(s: Solicitud) -> dict[str, Any]:
     return {
         "numero_radicado": s.numero_radicado,
         "estado": s.estado,
         "tipo": limpiar(s.tipo.nombre),
         "etapa_actual": limpiar(s.nombre_etapa_actual),
-        "fecha_radicacion": _fecha(s.fecha_radicacion or s.creada_en),
-        "fecha_actualizacion": _fecha(s.fecha_actualizacion),
+        "fecha_radicacion": fecha(s.fecha_radicacion or s.creada_en),
+        "fecha_actualizacion": fecha(s.fecha_actualizacion),
         "encontrado": True,
     }
 
@@ -95,9 +89,9 @@ def _completo(s: Solicitud) -> dict[str, Any]:
         "etapa_actual": limpiar(s.nombre_etapa_actual),
         "rol_responsable": limpiar(s.nombre_rol_responsable),
         "resumen": limpiar(s.resumen),
-        "fecha_radicacion": _fecha(s.fecha_radicacion or s.creada_en),
-        "fecha_actualizacion": _fecha(s.fecha_actualizacion),
-        "fecha_cierre": _fecha(s.fecha_cierre),
+        "fecha_radicacion": fecha(s.fecha_radicacion or s.creada_en),
+        "fecha_actualizacion": fecha(s.fecha_actualizacion),
+        "fecha_cierre": fecha(s.fecha_cierre),
         "radicado_padre": s.radicado_padre,
         "radicados_hijos": s.radicados_hijos,
         "encontrado": True,
