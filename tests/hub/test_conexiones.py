@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from hub.conexiones import AJUSTES
+from hub.conexiones import AJUSTES, ajustar_sesion
 
 pytestmark = pytest.mark.django_db
 
 
 def test_each_postgresql_session_has_no_parallel_workers_and_no_jit():
     if connection.vendor != "postgresql":
-        assert AJUSTES  # SQLite has neither; nothing is sent
+        # SQLite has neither setting: the receiver sends it nothing.
+        with CaptureQueriesContext(connection) as consultas:
+            ajustar_sesion(sender=type(connection), connection=connection)
+        assert AJUSTES and len(consultas) == 0
         return
     nueva = connection.copy()  # a fresh session: the signal's work, not a leftover
     try:

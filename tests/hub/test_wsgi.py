@@ -12,10 +12,15 @@ RAIZ = Path(__file__).resolve().parents[2]
 _SONDA = """
 import gc, sys
 import hub.wsgi
+from django.conf import settings
 from django.urls import get_resolver
 congelados = gc.get_freeze_count()
 # The URLconf (and with it every view and the MCP tool registry) was loaded before the freeze.
-cargada = "urlconf_module" in get_resolver().__dict__ and "apps.mcp.registro" in sys.modules
+cargada = (
+    settings.ROOT_URLCONF in sys.modules
+    and "urlconf_module" in get_resolver().__dict__
+    and "apps.mcp.registro" in sys.modules
+)
 print(congelados, cargada)
 """
 

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
 from rest_framework import serializers
 
 from apps.calidad.herramientas import ITEM_DOCUMENTO, documento_limpio
 from apps.calidad.selectors import buscar_documentos
 from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
 from apps.presupuesto import selectors as presupuesto
-from apps.solicitudes.herramientas.buscar import ITEM_SOLICITUD, item_solicitud
+from apps.solicitudes.herramientas.buscar import ITEM_SOLICITUD, aplicar_criterios, total_e_items
 from apps.solicitudes.models import Estado, Solicitud
-from hub.busqueda import total_y_pagina, un_vocabulario
+from hub.busqueda import un_vocabulario
 from hub.serializadores import Estricto
 from hub.texto import limpiar
 
@@ -170,19 +169,10 @@ def _solicitudes(llamada: Llamada, datos: dict[str, Any]) -> dict[str, Any]:
     if datos["alcance"] == "mias":
         base = Solicitud.objects.del_solicitante(usuario)
     else:
-        # The audit scope: everything filed; a draft stays private to its author (the same
-        # rule visibles_para applies to solicitudes.ver_todas).
-        base = Solicitud.objects.exclude(Q(estado=Estado.BORRADOR) & ~Q(solicitante=usuario))
-    qs = base.buscar(datos["texto"])
-    if datos.get("tipo"):
-        qs = qs.del_tipo(datos["tipo"])
-    if datos.get("estado"):
-        qs = qs.con_estado(datos["estado"])
-    if datos.get("desde") or datos.get("hasta"):
-        qs = qs.radicadas_entre(datos.get("desde"), datos.get("hasta"))
-    # The model's order (newest filing first, drafts last), which its indexes follow.
-    total, ids = total_y_pagina(qs.para_busqueda(), datos["limite"])
-    resultados = [item_solicitud(s) for s in Solicitud.objects.filter(pk__in=ids).para_busqueda()]
+        # The audit scope: the same rows visibles_para gives solicitudes.ver_todas.
+        base = Solicitud.objects.radicadas_o_propias(usuario)
+    qs = aplicar_criterios(base.buscar(datos["texto"]), datos)
+    total, resultados = total_e_items(qs, datos["limite"])
     return {
         "disponible": True,
         "total": total,

@@ -122,13 +122,23 @@ def _filtradas(llamada: Llamada, datos: dict[str, Any]):
         qs = Solicitud.objects.del_solicitante(usuario)
     if datos.get("texto"):
         qs = qs.buscar(datos["texto"])
-    if datos.get("tipo"):
-        qs = qs.del_tipo(datos["tipo"])
-    if datos.get("estado"):
-        qs = qs.con_estado(datos["estado"])
-    if datos.get("desde") or datos.get("hasta"):
-        qs = qs.radicadas_entre(datos.get("desde"), datos.get("hasta"))
-    return qs
+    return aplicar_criterios(qs, datos)
+
+
+def aplicar_criterios(qs, datos: dict[str, Any]):
+    """The optional type, state and date arguments both searches take, applied to `qs`."""
+    return qs.con_criterios(
+        tipo=datos.get("tipo"),
+        estado=datos.get("estado"),
+        desde=datos.get("desde"),
+        hasta=datos.get("hasta"),
+    )
+
+
+def total_e_items(qs, limite: int) -> tuple[int, list[dict[str, Any]]]:
+    """The exact total of `qs` and its first `limite` requests as search items (2 queries)."""
+    total, ids = total_y_pagina(qs.para_busqueda(), limite)
+    return total, [item_solicitud(s) for s in Solicitud.objects.filter(pk__in=ids).para_busqueda()]
 
 
 def _resumen(estructura: dict[str, Any]) -> str:
@@ -166,8 +176,7 @@ def buscar_solicitudes(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
             "SIN_PERMISO",
             "alcance=todas exige el permiso solicitudes.ver_todas; use alcance=mias.",
         )
-    total, ids = total_y_pagina(_filtradas(llamada, datos).para_busqueda(), datos["limite"])
-    solicitudes = [item_solicitud(s) for s in Solicitud.objects.filter(pk__in=ids).para_busqueda()]
+    total, solicitudes = total_e_items(_filtradas(llamada, datos), datos["limite"])
     estructura = {
         "alcance": datos["alcance"],
         "total": total,

@@ -63,8 +63,7 @@ class SolicitudQuerySet(models.QuerySet):
         if not usuario_valido(usuario):
             return self.none()
         if usuario.has_perm("solicitudes.ver_todas"):
-            # Everything filed; a draft stays private to its author.
-            return self.exclude(Q(estado=Estado.BORRADOR) & ~Q(solicitante=usuario))
+            return self.radicadas_o_propias(usuario)
         fuentes = [
             Tarea.objects.filter(asignada_a=usuario).values("solicitud_id"),
             Comentario.objects.filter(autor=usuario).values("solicitud_id"),
@@ -87,6 +86,11 @@ class SolicitudQuerySet(models.QuerySet):
     def radicadas(self) -> SolicitudQuerySet:
         """Everything but drafts (drafts have no number yet)."""
         return self.exclude(estado=Estado.BORRADOR)
+
+    def radicadas_o_propias(self, usuario) -> SolicitudQuerySet:
+        """Everything filed, plus `usuario`'s own drafts: a draft stays private to its author
+        (what `solicitudes.ver_todas` and the audit scope of busqueda_global see)."""
+        return self.exclude(Q(estado=Estado.BORRADOR) & ~Q(solicitante=usuario))
 
     def pendientes(self) -> SolicitudQuerySet:
         """Filed and not finished: radicado, en_tramite, devuelto, requiere_atencion."""
@@ -128,6 +132,24 @@ class SolicitudQuerySet(models.QuerySet):
             Q(correo_solicitante__iexact=correo)
             | Q(solicitante__isnull=False, solicitante__email__iexact=correo)
         )
+
+    def con_criterios(
+        self,
+        *,
+        tipo: str | None = None,
+        estado: str | None = None,
+        desde: date | None = None,
+        hasta: date | None = None,
+    ) -> SolicitudQuerySet:
+        """The search tools' optional filters (type, state, filing dates); empty ones apply none."""
+        qs = self
+        if tipo:
+            qs = qs.del_tipo(tipo)
+        if estado:
+            qs = qs.con_estado(estado)
+        if desde or hasta:
+            qs = qs.radicadas_entre(desde, hasta)
+        return qs
 
     def radicadas_entre(
         self, desde: date | None = None, hasta: date | None = None
