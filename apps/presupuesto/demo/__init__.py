@@ -17,19 +17,17 @@ from django.utils import timezone
 from apps.firmas import services as firmas
 from apps.firmas.models import Firma
 from apps.presupuesto import services
-from apps.presupuesto.demo.datos import (
+from apps.presupuesto.demo.documentos import CDP_POR_ESCALA, CDPS, RPS
+from apps.presupuesto.demo.masivo import cargar_masivo
+from apps.presupuesto.demo.planeacion import (
     AREAS_MASIVAS,
     ASIGNACION_MASIVA,
     ASIGNACIONES,
-    CDP_POR_ESCALA,
-    CDPS,
     LINEAS,
     PROYECTOS,
-    RPS,
     TOPE_BASE,
     M,
 )
-from apps.presupuesto.demo.masivo import cargar_masivo
 from apps.presupuesto.estados import EstadoLinea
 from apps.presupuesto.models import (
     Actividad,

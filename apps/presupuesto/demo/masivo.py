@@ -10,12 +10,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.presupuesto import services
-from apps.presupuesto.demo.datos import (
-    AREAS_MASIVAS,
-    ASIGNACION_MASIVA,
+from apps.presupuesto.demo.documentos import (
     BENEFICIARIOS_MASIVOS,
     CDP_POR_ESCALA,
     OBJETOS_MASIVOS,
+)
+from apps.presupuesto.demo.planeacion import (
+    AREAS_MASIVAS,
+    ASIGNACION_MASIVA,
     PROYECTO_MASIVO,
     M,
 )
