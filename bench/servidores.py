@@ -26,6 +26,8 @@ PY = sys.executable
 
 @dataclass
 class Servidor:
+    """One started server: its name, port, process (the master) and log file."""
+
     nombre: str
     puerto: int
     proceso: subprocess.Popen
@@ -103,6 +105,7 @@ def arrancar(cfg: Config, base: Base) -> list[Servidor]:
 
 
 def _lanzar(nombre: str, puerto: int, args: list[str], env: dict[str, str]) -> Servidor:
+    """Start `args` in a new session (its own process group), output to var/bench."""
     log = VAR / f"servidor-{nombre}.log"
     with log.open("w") as salida:
         proceso = subprocess.Popen(  # noqa: S603 - our own fixed command lines
@@ -112,6 +115,7 @@ def _lanzar(nombre: str, puerto: int, args: list[str], env: dict[str, str]) -> S
 
 
 def _esperar(servidor: Servidor, segundos: float = 90) -> None:
+    """Wait until the server answers HTTP at /; stop the run if it dies or stays silent."""
     limite = time.monotonic() + segundos
     while time.monotonic() < limite:
         if servidor.proceso.poll() is not None:
@@ -128,6 +132,7 @@ def _esperar(servidor: Servidor, segundos: float = 90) -> None:
 
 
 def detener(servidores: list[Servidor]) -> None:
+    """SIGTERM every master, then SIGKILL the process group of any that outlives 20 s."""
     for servidor in servidores:
         if servidor.proceso.poll() is None:
             servidor.proceso.send_signal(signal.SIGTERM)
@@ -140,6 +145,7 @@ def detener(servidores: list[Servidor]) -> None:
 
 
 def rss_kib(pid: int) -> int | None:
+    """VmRSS of a process in KiB; None once it is gone."""
     try:
         for linea in Path(f"/proc/{pid}/status").read_text().splitlines():
             if linea.startswith("VmRSS:"):
