@@ -60,6 +60,7 @@ def roles_de(usuario) -> set[int]:
 
 
 def puede_radicar(usuario) -> bool:
+    """An active person with the permission to file requests."""
     return usuario_valido(usuario) and usuario.has_perm("solicitudes.radicar")
 
 
