@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db.models import Model, Prefetch, QuerySet
 
 from apps.firmas.models import Firma
-from apps.presupuesto.herramientas.comun import PLANEACION, REPORTES
+from apps.presupuesto.herramientas.permisos import PLANEACION, REPORTES
 from apps.presupuesto.models import Cdp, LineaPaa, Rp
 from apps.presupuesto.models.base import usuario_activo
 from apps.solicitudes.models import Solicitud

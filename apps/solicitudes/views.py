@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from apps.presupuesto import pantallas
-from apps.presupuesto.herramientas.comun import PERSONALIZADOS
+from apps.presupuesto.herramientas.permisos import PERSONALIZADOS
 from apps.solicitudes import selectors
 from apps.solicitudes.models import Solicitud
 

@@ -14,7 +14,8 @@ from rest_framework import serializers
 
 from apps.mcp.registro import ErrorHerramienta, Llamada, Resultado
 from apps.presupuesto.estados import EstadoExpedicion
-from apps.presupuesto.herramientas.comun import TEXTO, TEXTO_O_NULO, limpio
+from apps.presupuesto.herramientas.esquemas import TEXTO, TEXTO_O_NULO
+from apps.presupuesto.herramientas.formato import limpio
 from hub.serializadores import Estricto
 from hub.texto import recortar
 

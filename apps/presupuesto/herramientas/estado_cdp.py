@@ -6,17 +6,17 @@ from typing import Any
 
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.presupuesto.estados import EstadoCdp
-from apps.presupuesto.herramientas.comun import (
+from apps.presupuesto.herramientas.documentos import Consulta, argumentos, salida
+from apps.presupuesto.herramientas.esquemas import (
     CONTEO,
     ENTERO,
     FECHA_O_NULO,
     NUMERO,
-    PLANEACION,
     TEXTO,
     TEXTO_O_NULO,
-    pesos,
 )
-from apps.presupuesto.herramientas.documentos import Consulta, argumentos, salida
+from apps.presupuesto.herramientas.formato import pesos
+from apps.presupuesto.herramientas.permisos import PLANEACION
 from apps.presupuesto.selectors import ficha_cdp
 from hub.texto import recortar
 

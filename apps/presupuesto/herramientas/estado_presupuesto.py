@@ -7,7 +7,8 @@ from typing import Any
 from rest_framework import serializers
 
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
-from apps.presupuesto.herramientas.comun import (
+from apps.presupuesto.herramientas.errores import filtro_invalido, sin_vigencia
+from apps.presupuesto.herramientas.esquemas import (
     AREA,
     CIFRAS,
     CONTEO,
@@ -18,20 +19,20 @@ from apps.presupuesto.herramientas.comun import (
     NUMERO_O_NULO,
     POR_AREA,
     POR_PROYECTO,
-    REPORTES,
     TEXTO,
     TEXTO_O_NULO,
     UMBRALES,
-    enumerar,
-    filtro_invalido,
-    limpio,
-    lineas_en_texto,
     lista,
     objeto,
+)
+from apps.presupuesto.herramientas.formato import (
+    enumerar,
+    limpio,
+    lineas_en_texto,
     pesos,
     por_ciento,
-    sin_vigencia,
 )
+from apps.presupuesto.herramientas.permisos import REPORTES
 from apps.presupuesto.selectors import MAX_COINCIDENCIAS, FiltroInvalido, tablero
 from hub.serializadores import Estricto
 

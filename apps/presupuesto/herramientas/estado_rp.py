@@ -6,16 +6,10 @@ from typing import Any
 
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.presupuesto.estados import EstadoRp
-from apps.presupuesto.herramientas.comun import (
-    CONTEO,
-    ENTERO,
-    FECHA_O_NULO,
-    NUMERO,
-    PLANEACION,
-    TEXTO,
-    pesos,
-)
 from apps.presupuesto.herramientas.documentos import Consulta, argumentos, salida
+from apps.presupuesto.herramientas.esquemas import CONTEO, ENTERO, FECHA_O_NULO, NUMERO, TEXTO
+from apps.presupuesto.herramientas.formato import pesos
+from apps.presupuesto.herramientas.permisos import PLANEACION
 from apps.presupuesto.selectors import ficha_rp
 from hub.texto import recortar
 

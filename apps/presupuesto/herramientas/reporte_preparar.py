@@ -14,16 +14,9 @@ from rest_framework import serializers
 
 from apps.mcp.registro import Acceso, ErrorHerramienta, Herramienta, Llamada, Resultado, registro
 from apps.presupuesto import reportes
-from apps.presupuesto.herramientas.comun import (
-    CONTEO,
-    PERSONALIZADOS,
-    TEXTO,
-    TEXTO_O_NULO,
-    limpio,
-    lista,
-    objeto,
-    pesos,
-)
+from apps.presupuesto.herramientas.esquemas import CONTEO, TEXTO, TEXTO_O_NULO, lista, objeto
+from apps.presupuesto.herramientas.formato import limpio, pesos
+from apps.presupuesto.herramientas.permisos import PERSONALIZADOS
 from apps.presupuesto.reportes import FORMATOS, FUENTES, MAX_FILTROS, MAX_ORDEN, MAX_VALORES
 from hub.enlaces import absoluta
 from hub.serializadores import Estricto

@@ -11,7 +11,8 @@ from rest_framework import serializers
 
 from apps.mcp.registro import Acceso, Herramienta, Llamada, Resultado, registro
 from apps.presupuesto.estados import EstadoCdp, EstadoLinea, EstadoRp
-from apps.presupuesto.herramientas.comun import (
+from apps.presupuesto.herramientas.errores import filtro_invalido, sin_vigencia
+from apps.presupuesto.herramientas.esquemas import (
     AREA,
     CIFRAS,
     CONTEO,
@@ -20,21 +21,20 @@ from apps.presupuesto.herramientas.comun import (
     LINEAS_TOTAL,
     MES,
     NUMERO,
-    PLANEACION,
     POR_PROYECTO,
-    REPORTES,
     TEXTO,
     UMBRALES,
-    enumerar,
-    filtro_invalido,
-    limpio,
-    lineas_en_texto,
     lista,
     objeto,
+)
+from apps.presupuesto.herramientas.formato import (
+    enumerar,
+    limpio,
+    lineas_en_texto,
     pesos,
     por_ciento,
-    sin_vigencia,
 )
+from apps.presupuesto.herramientas.permisos import PLANEACION, REPORTES
 from apps.presupuesto.selectors import FiltroInvalido, paa_mes, resumen_area
 from hub.serializadores import Estricto
 from hub.texto import recortar

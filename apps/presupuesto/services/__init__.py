@@ -8,7 +8,7 @@ from apps.presupuesto.services.cdp import (
     registrar_movimiento_cdp,
     solicitar_cdp,
 )
-from apps.presupuesto.services.comun import ErrorPresupuesto
+from apps.presupuesto.services.errores import ErrorPresupuesto
 from apps.presupuesto.services.planeacion import (
     activar_vigencia,
     anular_linea,

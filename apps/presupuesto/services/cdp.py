@@ -13,8 +13,8 @@ from apps.presupuesto import estados
 from apps.presupuesto.estados import EstadoCdp, TipoMovimientoCdp
 from apps.presupuesto.models import Asignacion, Cdp, LineaPaa, MovimientoCdp, Proyecto
 from apps.presupuesto.models.base import CERO
-from apps.presupuesto.services import comun
-from apps.presupuesto.services.comun import ErrorPresupuesto
+from apps.presupuesto.services import validacion
+from apps.presupuesto.services.celdas import certificado_celda
 from apps.presupuesto.services.documentos import (
     ADICION,
     ClaseDocumento,
@@ -25,6 +25,7 @@ from apps.presupuesto.services.documentos import (
     expedir,
     registrar_movimiento,
 )
+from apps.presupuesto.services.errores import ErrorPresupuesto
 from apps.presupuesto.services.planeacion import reservar_consecutivos
 
 CAMPOS_SALDO_CDP = ("valor_actual", "comprometido", "saldo", "estado", "actualizado_en")
@@ -40,7 +41,7 @@ def disponible_celda(proyecto_id: int, area_id: int, valor: Decimal, *, asignaci
         asignacion = Asignacion.objects.filter(proyecto_id=proyecto_id, area_id=area_id).first()
     if asignacion is None:
         raise _sin_asignacion()
-    disponible = asignacion.valor - comun.certificado_celda(proyecto_id, area_id)
+    disponible = asignacion.valor - certificado_celda(proyecto_id, area_id)
     if valor > disponible:
         raise ErrorPresupuesto(
             {"valor": [f"Supera lo disponible del área en el proyecto ({max(disponible, CERO)})."]},
@@ -144,10 +145,10 @@ def solicitar_cdp(
     usuario=None,
 ) -> Cdp:
     """Register a CDP request on a (project, area) cell of the active vigencia."""
-    objeto = comun.texto(objeto, "objeto", maximo=2000)
-    valor = comun.valor(valor)
-    radicado = comun.texto(numero_radicado, "numero_radicado", maximo=60, vacio=True) or None
-    dependencia = comun.texto(dependencia, "dependencia", maximo=150, vacio=True)
+    objeto = validacion.texto(objeto, "objeto", maximo=2000)
+    valor = validacion.valor(valor)
+    radicado = validacion.texto(numero_radicado, "numero_radicado", maximo=60, vacio=True) or None
+    dependencia = validacion.texto(dependencia, "dependencia", maximo=150, vacio=True)
     if linea_paa is not None:
         if proyecto is not None and proyecto.pk != linea_paa.proyecto_id:
             raise ErrorPresupuesto({"linea_paa": ["La línea es de otro proyecto."]})

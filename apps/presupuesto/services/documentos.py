@@ -21,8 +21,9 @@ from django.utils import timezone
 from apps.presupuesto.estados import EstadoMovimiento
 from apps.presupuesto.models import Asignacion, Cdp, Rp
 from apps.presupuesto.models.documentos import Movimiento
-from apps.presupuesto.services import comun
-from apps.presupuesto.services.comun import ErrorPresupuesto
+from apps.presupuesto.services import validacion
+from apps.presupuesto.services.errores import ErrorPresupuesto
+from apps.presupuesto.services.transiciones import transicion
 
 Documento = Cdp | Rp
 
@@ -149,12 +150,12 @@ def expedir(
     usuario=None,
 ) -> Documento:
     """Issue a requested document of `clase` (see expedir_cdp and expedir_rp)."""
-    externo = comun.numero_externo(numero_externo)
-    fecha = comun.fecha(fecha_expedicion, "fecha_expedicion") or timezone.localdate()
+    externo = validacion.numero_externo(numero_externo)
+    fecha = validacion.fecha(fecha_expedicion, "fecha_expedicion") or timezone.localdate()
     with transaction.atomic():
         filas = clase.bloquear(documento, crece=True)
         actual = filas.documento
-        comun.transicion(clase.transiciones, "expedir", actual.estado, clase.etiqueta)
+        transicion(clase.transiciones, "expedir", actual.estado, clase.etiqueta)
         clase.reservar(filas)
         actual.estado = clase.modelo.Estado.EXPEDIDO
         actual.estado_expedicion = None
@@ -206,11 +207,11 @@ def registrar_movimiento(
     """
     if tipo not in clase.tipos.values:
         raise ErrorPresupuesto({"tipo": ["Tipo de movimiento desconocido."]})
-    descripcion = comun.texto(descripcion, "descripcion", maximo=2000)
+    descripcion = validacion.texto(descripcion, "descripcion", maximo=2000)
     anulacion = tipo == ANULACION
-    importe = None if anulacion else comun.valor(valor)
-    fecha = comun.fecha(fecha, "fecha") or timezone.localdate()
-    radicado = comun.texto(numero_radicado, "numero_radicado", maximo=60, vacio=True) or None
+    importe = None if anulacion else validacion.valor(valor)
+    fecha = validacion.fecha(fecha, "fecha") or timezone.localdate()
+    radicado = validacion.texto(numero_radicado, "numero_radicado", maximo=60, vacio=True) or None
     with transaction.atomic():
         filas = clase.bloquear(documento, crece=tipo == ADICION)
         actual = filas.documento

@@ -15,15 +15,17 @@ from apps.cuentas.models import Area
 from apps.presupuesto import estados
 from apps.presupuesto.models import Actividad, Asignacion, LineaPaa, Proyecto, Vigencia
 from apps.presupuesto.models.base import CERO
-from apps.presupuesto.services import comun
-from apps.presupuesto.services.comun import ErrorPresupuesto
+from apps.presupuesto.services import validacion
+from apps.presupuesto.services.celdas import certificado_celda
+from apps.presupuesto.services.errores import ErrorPresupuesto
+from apps.presupuesto.services.transiciones import transicion
 
 
 def crear_vigencia(*, anio: int, tope, activa: bool = False) -> Vigencia:
     """A new fiscal period; `activa=True` also deactivates the current one."""
     if not isinstance(anio, int) or not 2000 <= anio <= 2100:
         raise ErrorPresupuesto({"anio": ["Debe ser un año entre 2000 y 2100."]})
-    tope = comun.valor(tope, "tope", cero=True)
+    tope = validacion.valor(tope, "tope", cero=True)
     with transaction.atomic():
         if Vigencia.objects.filter(anio=anio).exists():
             raise ErrorPresupuesto({"anio": [f"La vigencia {anio} ya existe."]})
@@ -62,7 +64,7 @@ def asignar(*, proyecto: Proyecto, area: Area, valor) -> Asignacion:
     The assignments of a vigencia never add up to more than its ceiling, and a cell never drops
     below what its CDPs already certified.
     """
-    valor = comun.valor(valor, cero=True)
+    valor = validacion.valor(valor, cero=True)
     with transaction.atomic():
         vigencia = Vigencia.objects.select_for_update().get(pk=proyecto.vigencia_id)
         asignacion, _ = Asignacion.objects.select_for_update().get_or_create(
@@ -84,7 +86,7 @@ def asignar(*, proyecto: Proyecto, area: Area, valor) -> Asignacion:
                 },
                 code="tope_excedido",
             )
-        certificado = comun.certificado_celda(proyecto.pk, area.pk)
+        certificado = certificado_celda(proyecto.pk, area.pk)
         if valor < certificado:
             raise ErrorPresupuesto(
                 {"valor": [f"No puede ser menor que lo ya certificado en CDP ({certificado})."]},
@@ -108,9 +110,9 @@ def crear_linea_paa(
     usuario=None,
 ) -> LineaPaa:
     """A draft PAA line of the project's vigencia, numbered with the vigencia's consecutive."""
-    objeto = comun.texto(objeto, "objeto", maximo=2000)
-    valor_estimado = comun.valor(valor_estimado, "valor_estimado")
-    mes = comun.fecha(mes_inicio, "mes_inicio")
+    objeto = validacion.texto(objeto, "objeto", maximo=2000)
+    valor_estimado = validacion.valor(valor_estimado, "valor_estimado")
+    mes = validacion.fecha(mes_inicio, "mes_inicio")
     if mes is None:
         raise ErrorPresupuesto({"mes_inicio": ["Este campo es obligatorio."]})
     vigencia = proyecto.vigencia
@@ -142,7 +144,7 @@ def crear_linea_paa(
 def _mover_linea(linea: LineaPaa, accion: str, **campos) -> LineaPaa:
     with transaction.atomic():
         actual = LineaPaa.objects.select_for_update().get(pk=linea.pk)
-        actual.estado = comun.transicion(
+        actual.estado = transicion(
             estados.TRANSICIONES_LINEA, accion, actual.estado, "la línea del PAA"
         )
         for nombre, dato in campos.items():
@@ -174,14 +176,14 @@ def aprobar_linea(*, linea: LineaPaa) -> LineaPaa:
 def devolver_linea(*, linea: LineaPaa, motivo: str) -> LineaPaa:
     """Planning returns the line to the area as a draft, with the reason."""
     return _mover_linea(
-        linea, "devolver", motivo_devolucion=comun.texto(motivo, "motivo", maximo=2000)
+        linea, "devolver", motivo_devolucion=validacion.texto(motivo, "motivo", maximo=2000)
     )
 
 
 def anular_linea(*, linea: LineaPaa, motivo: str) -> LineaPaa:
     """Take the line out of the plan (not once a CDP was requested on it and is still alive)."""
     return _mover_linea(
-        linea, "anular", motivo_anulacion=comun.texto(motivo, "motivo", maximo=2000)
+        linea, "anular", motivo_anulacion=validacion.texto(motivo, "motivo", maximo=2000)
     )
 
 

@@ -9,16 +9,17 @@ from django.db import transaction
 from apps.presupuesto.estados import EstadoExpedicion, EstadoMovimiento
 from apps.presupuesto.models import Cdp, MovimientoCdp, MovimientoRp, Rp
 from apps.presupuesto.models.documentos import Movimiento
-from apps.presupuesto.services import comun
+from apps.presupuesto.services import validacion
 from apps.presupuesto.services.cdp import CLASE_CDP
-from apps.presupuesto.services.comun import ErrorPresupuesto
 from apps.presupuesto.services.documentos import (
     ADICION,
     ANULACION,
     ClaseDocumento,
     Documento,
 )
+from apps.presupuesto.services.errores import ErrorPresupuesto
 from apps.presupuesto.services.rp import CLASE_RP
+from apps.presupuesto.services.transiciones import transicion
 
 _CLASES: dict[type, ClaseDocumento] = {
     Cdp: CLASE_CDP,
@@ -42,7 +43,7 @@ def _mover(documento: Documento, accion: str, **campos) -> Documento:
     clase = _clase(documento)
     with transaction.atomic():
         actual = clase.modelo.objects.select_for_update().get(pk=documento.pk)
-        actual.estado = comun.transicion(clase.transiciones, accion, actual.estado, clase.etiqueta)
+        actual.estado = transicion(clase.transiciones, accion, actual.estado, clase.etiqueta)
         for nombre, dato in campos.items():
             setattr(actual, nombre, dato)
         actual.save(update_fields=["estado", *campos, "actualizado_en"])
@@ -76,7 +77,7 @@ def devolver(*, documento: Documento, motivo: str) -> Documento:
     return _mover(
         documento,
         "devolver",
-        motivo_devolucion=comun.texto(motivo, "motivo", maximo=2000),
+        motivo_devolucion=validacion.texto(motivo, "motivo", maximo=2000),
         estado_expedicion=None,
     )
 
@@ -86,7 +87,7 @@ def rechazar(*, documento: Documento, motivo: str) -> Documento:
     return _mover(
         documento,
         "rechazar",
-        motivo_rechazo=comun.texto(motivo, "motivo", maximo=2000),
+        motivo_rechazo=validacion.texto(motivo, "motivo", maximo=2000),
         estado_expedicion=None,
     )
 
@@ -96,9 +97,9 @@ def reenviar(*, documento: Documento, objeto: str | None = None, valor=None) -> 
     clase = _clase(documento)
     campos: dict = {}
     if objeto is not None:
-        campos["objeto"] = comun.texto(objeto, "objeto", maximo=2000)
+        campos["objeto"] = validacion.texto(objeto, "objeto", maximo=2000)
     if valor is not None:
-        campos.update(dict.fromkeys(clase.campos_del_valor, comun.valor(valor)))
+        campos.update(dict.fromkeys(clase.campos_del_valor, validacion.valor(valor)))
     with transaction.atomic():
         actual = _mover(documento, "reenviar", **campos)
         if valor is not None:
@@ -117,7 +118,7 @@ def validar_movimiento(*, documento: Documento, tipo: str, valor=None) -> Decima
     clase = _clase(documento)
     if tipo not in clase.tipos.values:
         raise ErrorPresupuesto({"tipo": ["Tipo de movimiento desconocido."]})
-    importe = documento.valor_actual if tipo == ANULACION else comun.valor(valor)
+    importe = documento.valor_actual if tipo == ANULACION else validacion.valor(valor)
     clase.validar(clase.leer(documento), tipo, importe)
     return importe
 
@@ -137,7 +138,7 @@ def aplicar_movimiento(*, movimiento: Movimiento) -> Movimiento:
 
 def rechazar_movimiento(*, movimiento: Movimiento, motivo: str) -> Movimiento:
     """Reject a requested movement (balances untouched)."""
-    razon = comun.texto(motivo, "motivo", maximo=2000)
+    razon = validacion.texto(motivo, "motivo", maximo=2000)
     with transaction.atomic():
         actual = type(movimiento).objects.select_for_update().get(pk=movimiento.pk)
         _pendiente(actual)

@@ -11,9 +11,8 @@ from django.db import transaction
 from apps.presupuesto import estados
 from apps.presupuesto.estados import EstadoRp, TipoMovimientoRp
 from apps.presupuesto.models import Cdp, MovimientoRp, Rp
-from apps.presupuesto.services import comun
+from apps.presupuesto.services import validacion
 from apps.presupuesto.services.cdp import CAMPOS_SALDO_CDP, CLASE_CDP, verificar_saldo_cdp
-from apps.presupuesto.services.comun import ErrorPresupuesto
 from apps.presupuesto.services.documentos import (
     ADICION,
     ClaseDocumento,
@@ -24,6 +23,7 @@ from apps.presupuesto.services.documentos import (
     expedir,
     registrar_movimiento,
 )
+from apps.presupuesto.services.errores import ErrorPresupuesto
 from apps.presupuesto.services.planeacion import reservar_consecutivos
 
 
@@ -107,15 +107,17 @@ def solicitar_rp(
     usuario=None,
 ) -> Rp:
     """Register an RP request against an issued CDP (checked again, locked, at expedition)."""
-    beneficiario = comun.texto(beneficiario, "beneficiario", maximo=250)
-    documento = comun.texto(documento_beneficiario, "documento_beneficiario", maximo=30, vacio=True)
-    objeto = comun.texto(objeto, "objeto", maximo=2000)
-    valor = comun.valor(valor)
-    inicio = comun.fecha(fecha_inicio, "fecha_inicio")
-    fin = comun.fecha(fecha_fin, "fecha_fin")
+    beneficiario = validacion.texto(beneficiario, "beneficiario", maximo=250)
+    documento = validacion.texto(
+        documento_beneficiario, "documento_beneficiario", maximo=30, vacio=True
+    )
+    objeto = validacion.texto(objeto, "objeto", maximo=2000)
+    valor = validacion.valor(valor)
+    inicio = validacion.fecha(fecha_inicio, "fecha_inicio")
+    fin = validacion.fecha(fecha_fin, "fecha_fin")
     if inicio and fin and fin < inicio:
         raise ErrorPresupuesto({"fecha_fin": ["No puede ser anterior a la fecha de inicio."]})
-    radicado = comun.texto(numero_radicado, "numero_radicado", maximo=60, vacio=True) or None
+    radicado = validacion.texto(numero_radicado, "numero_radicado", maximo=60, vacio=True) or None
     with transaction.atomic():
         consecutivo = reservar_consecutivos(vigencia=cdp.vigencia, campo="consecutivo_rp")
         rp = Rp(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from apps.presupuesto.herramientas.comun import pesos as _pesos
+from apps.presupuesto.herramientas.formato import pesos as _pesos
 
 register = template.Library()
 

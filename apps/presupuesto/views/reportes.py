@@ -27,7 +27,8 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_safe
 
 from apps.presupuesto import exportar, reportes
-from apps.presupuesto.herramientas.comun import PERSONALIZADOS, pesos
+from apps.presupuesto.herramientas.formato import pesos
+from apps.presupuesto.herramientas.permisos import PERSONALIZADOS
 from apps.presupuesto.pantallas import tiene_alguno
 from apps.presupuesto.reportes import FUENTES, FichaInvalida
 from apps.presupuesto.templatetags.presupuesto import miles

@@ -15,18 +15,11 @@ from rest_framework import serializers
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors, services
 from apps.solicitudes.errores import ErrorSolicitud
-from apps.solicitudes.herramientas.comun import (
-    ENLACE,
-    ESTADO,
-    FECHA,
-    PERMISOS_SOLICITUDES,
-    TEXTO,
-    error_de_dominio,
-    fecha,
-    no_encontrada,
-    objeto,
-    texto_limpio,
-)
+from apps.solicitudes.herramientas.errores import error_de_dominio, no_encontrada
+from apps.solicitudes.herramientas.esquemas import ENLACE, ESTADO, FECHA, TEXTO, objeto
+from apps.solicitudes.herramientas.formato import fecha
+from apps.solicitudes.herramientas.permisos import PERMISOS_SOLICITUDES
+from apps.solicitudes.herramientas.validacion import texto_limpio
 from apps.solicitudes.models import Solicitud
 from hub.serializadores import Estricto
 from hub.texto import limpiar

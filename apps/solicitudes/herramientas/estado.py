@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from apps.mcp import limites
 from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
-from apps.solicitudes.herramientas.comun import fecha
+from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.models import Estado, Solicitud
 from apps.solicitudes.selectors import RELACIONES_ESTADO, solicitud_publica, solicitud_visible
 from hub.serializadores import Estricto

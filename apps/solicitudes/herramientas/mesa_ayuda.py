@@ -14,16 +14,10 @@ from rest_framework import serializers
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import services
 from apps.solicitudes.errores import ErrorSolicitud
-from apps.solicitudes.herramientas.comun import (
-    ENLACE,
-    ESTADO,
-    FECHA,
-    TEXTO,
-    error_de_dominio,
-    fecha,
-    objeto,
-    texto_limpio,
-)
+from apps.solicitudes.herramientas.errores import error_de_dominio
+from apps.solicitudes.herramientas.esquemas import ENLACE, ESTADO, FECHA, TEXTO, objeto
+from apps.solicitudes.herramientas.formato import fecha
+from apps.solicitudes.herramientas.validacion import texto_limpio
 from hub.serializadores import Estricto
 from hub.texto import limpiar
 

@@ -10,7 +10,8 @@ from rest_framework import serializers
 
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors
-from apps.solicitudes.herramientas.comun import (
+from apps.solicitudes.herramientas.errores import no_encontrada
+from apps.solicitudes.herramientas.esquemas import (
     BOOLEANO,
     ENLACE,
     ENTERO,
@@ -18,10 +19,9 @@ from apps.solicitudes.herramientas.comun import (
     FECHA,
     FECHA_O_NULO,
     TEXTO,
-    fecha,
-    no_encontrada,
     objeto,
 )
+from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.models import CampoFormulario, Evento, Solicitud
 from hub.serializadores import Estricto
 from hub.texto import limpiar, recortar

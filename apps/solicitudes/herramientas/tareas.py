@@ -14,16 +14,16 @@ from rest_framework import serializers
 
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors
-from apps.solicitudes.herramientas.comun import (
+from apps.solicitudes.herramientas.esquemas import (
     BOOLEANO,
     ENLACE,
     ENTERO,
     ESTADO,
     FECHA,
     TEXTO,
-    fecha,
     objeto,
 )
+from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.models import Tarea
 from hub.serializadores import Estricto
 from hub.texto import limpiar

@@ -3,18 +3,13 @@
 Every function takes keyword arguments only, runs in one transaction, locks the request row
 before changing it (so two people acting at once cannot both pass the state check), and leaves
 the request, its tasks and its history consistent or untouched. The state machine is in
-`TRANSICIONES` and documented in docs/decisiones.md ("Solicitudes", "Máquina de estados").
+`TRANSICIONES` (transiciones.py) and documented in docs/decisiones.md ("Solicitudes", "Máquina
+de estados").
 """
 
 from __future__ import annotations
 
 from apps.solicitudes.services.chat import comentar, validar_comentario
-from apps.solicitudes.services.comun import (
-    MAX_COMENTARIO,
-    PLAZO_CORRECCION_HORAS,
-    SEVERIDADES,
-    TRANSICIONES,
-)
 from apps.solicitudes.services.flujo import (
     anular,
     aprobar,
@@ -28,6 +23,7 @@ from apps.solicitudes.services.flujo import (
 )
 from apps.solicitudes.services.mantenimiento import reindexar_busqueda
 from apps.solicitudes.services.radicacion import (
+    SEVERIDADES,
     CasoMesaAyuda,
     crear_borrador,
     radicar,
@@ -35,6 +31,8 @@ from apps.solicitudes.services.radicacion import (
     radicar_mesa_ayuda,
     validar_mesa_ayuda,
 )
+from apps.solicitudes.services.transiciones import PLAZO_CORRECCION_HORAS, TRANSICIONES
+from apps.solicitudes.services.validacion import MAX_COMENTARIO
 
 __all__ = [
     "MAX_COMENTARIO",

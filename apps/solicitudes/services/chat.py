@@ -8,12 +8,12 @@ from django.utils import timezone
 from apps.solicitudes.errores import SolicitudNoEncontrada
 from apps.solicitudes.models import Comentario, Solicitud
 from apps.solicitudes.models.bandeja import usuario_valido
-from apps.solicitudes.services.comun import MAX_COMENTARIO, _texto
+from apps.solicitudes.services.validacion import MAX_COMENTARIO, validar_texto
 
 
 def validar_comentario(*, solicitud: Solicitud, autor, texto: str) -> str:
     """Everything `comentar` checks, without writing: the cleaned text (for a preview)."""
-    texto = _texto(texto, "texto", minimo=1, maximo=MAX_COMENTARIO)
+    texto = validar_texto(texto, "texto", minimo=1, maximo=MAX_COMENTARIO)
     if not usuario_valido(autor) or not (
         Solicitud.objects.visibles_para(autor).filter(pk=solicitud.pk).exists()
     ):

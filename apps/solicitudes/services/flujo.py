@@ -17,23 +17,20 @@ from apps.solicitudes.errores import (
 )
 from apps.solicitudes.models import Accion, CampoFormulario, Estado, Solicitud, Tarea
 from apps.solicitudes.models.bandeja import usuario_valido
-from apps.solicitudes.services.comun import (
-    MAX_MOTIVO,
+from apps.solicitudes.services.ciclo import bloquear, cerrar, crear_tarea_de_etapa, guardar_cambios
+from apps.solicitudes.services.historial import comentar_si_hay_texto, crear_evento, nombre_actor
+from apps.solicitudes.services.transiciones import (
     PLAZO_CORRECCION_HORAS,
+    exigir_estado,
+    exigir_responsable,
+    puede_atender,
+    roles_de,
+)
+from apps.solicitudes.services.validacion import (
+    MAX_MOTIVO,
     CampoEntrada,
-    _bloquear,
-    _campos,
-    _cerrar,
-    _comentario_opcional,
-    _evento,
-    _exigir_estado,
-    _exigir_responsable,
-    _guardar,
-    _ids_roles,
-    _nombre,
-    _puede_atender,
-    _tarea_de_etapa,
-    _texto,
+    validar_campos,
+    validar_texto,
 )
 
 
@@ -51,18 +48,18 @@ def asignar(*, tarea: Tarea, usuario, actor) -> Tarea:
         )
         if solicitud_id is None:
             raise SolicitudNoEncontrada("La tarea no existe.")
-        solicitud = _bloquear(Solicitud(pk=solicitud_id))
+        solicitud = bloquear(Solicitud(pk=solicitud_id))
         t = Tarea.objects.select_for_update(of=("self",)).select_related("etapa").get(pk=tarea.pk)
         if not t.pendiente:
             raise TransicionInvalida("La tarea ya fue completada.")
         if t.rol_id is None:
             raise TransicionInvalida("La corrección del solicitante no se reasigna.")
         if not usuario_valido(actor) or (
-            not actor.is_superuser and t.rol_id not in _ids_roles(actor)
+            not actor.is_superuser and t.rol_id not in roles_de(actor)
         ):
             raise AccionNoPermitida("Solo las personas del rol de la tarea pueden asignarla.")
         if not usuario_valido(usuario) or (
-            not usuario.is_superuser and t.rol_id not in _ids_roles(usuario)
+            not usuario.is_superuser and t.rol_id not in roles_de(usuario)
         ):
             raise DatosInvalidos(
                 "Datos inválidos.",
@@ -71,14 +68,14 @@ def asignar(*, tarea: Tarea, usuario, actor) -> Tarea:
         ahora = timezone.now()
         t.asignada_a = usuario
         t.save(update_fields=["asignada_a"])
-        _guardar(solicitud, ahora)
+        guardar_cambios(solicitud, ahora)
         que = t.etapa.nombre if t.etapa is not None else "corrección"
-        _evento(
+        crear_evento(
             solicitud,
             Accion.ASIGNADA,
             actor,
             ahora,
-            f"Tarea «{que}» asignada a {_nombre(usuario)}.",
+            f"Tarea «{que}» asignada a {nombre_actor(usuario)}.",
             origen=t.etapa,
             destino=t.etapa,
         )
@@ -88,39 +85,39 @@ def asignar(*, tarea: Tarea, usuario, actor) -> Tarea:
 def avanzar(*, solicitud: Solicitud, actor, comentario: str | None = None) -> Solicitud:
     """Complete the current stage: on to the next one (`en_tramite`), or approve after the last."""
     with transaction.atomic():
-        s = _bloquear(solicitud)
-        _exigir_estado(s, "avanzar")
-        _exigir_responsable(s, actor)
+        s = bloquear(solicitud)
+        exigir_estado(s, "avanzar")
+        exigir_responsable(s, actor)
         ahora = timezone.now()
         origen = s.etapa_actual
         siguiente = origen.siguiente() if origen is not None else None
-        _comentario_opcional(s, actor, comentario, ahora)
+        comentar_si_hay_texto(s, actor, comentario, ahora)
         if siguiente is None:
-            return _cerrar(
+            return cerrar(
                 s,
                 actor,
                 ahora,
                 Estado.APROBADO,
                 Accion.APROBADA,
-                f"Aprobada por {_nombre(actor)} al completar la última etapa.",
+                f"Aprobada por {nombre_actor(actor)} al completar la última etapa.",
             )
         Tarea.objects.pendientes().filter(solicitud=s).update(
             completada_en=ahora, completada_por=actor
         )
-        _tarea_de_etapa(s, siguiente, ahora)
-        _guardar(
+        crear_tarea_de_etapa(s, siguiente, ahora)
+        guardar_cambios(
             s,
             ahora,
             estado=Estado.EN_TRAMITE,
             etapa_actual=siguiente,
             rol_responsable_id=siguiente.rol_id,
         )
-        _evento(
+        crear_evento(
             s,
             Accion.AVANZADA,
             actor,
             ahora,
-            f"{_nombre(actor)} completó «{origen.nombre}»; pasa a «{siguiente.nombre}».",
+            f"{nombre_actor(actor)} completó «{origen.nombre}»; pasa a «{siguiente.nombre}».",
             origen=origen,
             destino=siguiente,
         )
@@ -130,17 +127,22 @@ def avanzar(*, solicitud: Solicitud, actor, comentario: str | None = None) -> So
 def aprobar(*, solicitud: Solicitud, actor, comentario: str | None = None) -> Solicitud:
     """Approve and close; only at the last stage (earlier ones must be completed first)."""
     with transaction.atomic():
-        s = _bloquear(solicitud)
-        _exigir_estado(s, "aprobar")
-        _exigir_responsable(s, actor)
+        s = bloquear(solicitud)
+        exigir_estado(s, "aprobar")
+        exigir_responsable(s, actor)
         if s.etapa_actual is not None and s.etapa_actual.siguiente() is not None:
             raise TransicionInvalida(
                 "Faltan etapas por completar: la solicitud se aprueba en la última etapa."
             )
         ahora = timezone.now()
-        _comentario_opcional(s, actor, comentario, ahora)
-        return _cerrar(
-            s, actor, ahora, Estado.APROBADO, Accion.APROBADA, f"Aprobada por {_nombre(actor)}."
+        comentar_si_hay_texto(s, actor, comentario, ahora)
+        return cerrar(
+            s,
+            actor,
+            ahora,
+            Estado.APROBADO,
+            Accion.APROBADA,
+            f"Aprobada por {nombre_actor(actor)}.",
         )
 
 
@@ -150,11 +152,11 @@ def devolver(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
     The correction task goes to the internal filer; for an outside filer it goes to the common
     inbox of the stage's role (staff contact the person and record the correction).
     """
-    motivo = _texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
+    motivo = validar_texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
     with transaction.atomic():
-        s = _bloquear(solicitud)
-        _exigir_estado(s, "devolver")
-        _exigir_responsable(s, actor)
+        s = bloquear(solicitud)
+        exigir_estado(s, "devolver")
+        exigir_responsable(s, actor)
         ahora = timezone.now()
         etapa = s.etapa_actual
         Tarea.objects.pendientes().filter(solicitud=s).update(
@@ -170,13 +172,13 @@ def devolver(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
             recibida_en=ahora,
             vence_en=ahora + timedelta(hours=PLAZO_CORRECCION_HORAS),
         )
-        _guardar(s, ahora, estado=Estado.DEVUELTO, rol_responsable=None)
-        _evento(
+        guardar_cambios(s, ahora, estado=Estado.DEVUELTO, rol_responsable=None)
+        crear_evento(
             s,
             Accion.DEVUELTA,
             actor,
             ahora,
-            f"Devuelta al solicitante por {_nombre(actor)}. Motivo: {motivo}",
+            f"Devuelta al solicitante por {nombre_actor(actor)}. Motivo: {motivo}",
             origen=etapa,
         )
     return s
@@ -194,18 +196,20 @@ def corregir(
 
     `resumen` and `campos` (by name: replaced or added) change the filed data if given.
     """
-    nuevo_resumen = None if resumen is None else _texto(resumen, "resumen", minimo=5, maximo=500)
-    nuevos_campos = _campos(campos)
+    nuevo_resumen = (
+        None if resumen is None else validar_texto(resumen, "resumen", minimo=5, maximo=500)
+    )
+    nuevos_campos = validar_campos(campos)
     with transaction.atomic():
-        s = _bloquear(solicitud)
-        _exigir_estado(s, "corregir")
+        s = bloquear(solicitud)
+        exigir_estado(s, "corregir")
         if not usuario_valido(actor):
             raise AccionNoPermitida("Se requiere una persona activa para esta acción.")
         correcciones = list(Tarea.objects.pendientes().correcciones().filter(solicitud=s))
         permitido = actor.is_superuser or (
             s.solicitante_id == actor.pk
             if s.solicitante_id is not None
-            else any(_puede_atender(actor, t) for t in correcciones)
+            else any(puede_atender(actor, t) for t in correcciones)
         )
         if not permitido:
             raise AccionNoPermitida("Solo el solicitante puede enviar la corrección.")
@@ -226,18 +230,18 @@ def corregir(
         Tarea.objects.filter(pk__in=[t.pk for t in correcciones]).update(
             completada_en=ahora, completada_por=actor
         )
-        _tarea_de_etapa(s, etapa, ahora)
+        crear_tarea_de_etapa(s, etapa, ahora)
         cambios: dict[str, Any] = {"estado": Estado.EN_TRAMITE, "rol_responsable_id": etapa.rol_id}
         if nuevo_resumen is not None:
             cambios["resumen"] = nuevo_resumen
-        _guardar(s, ahora, **cambios)
-        _comentario_opcional(s, actor, comentario, ahora)
-        _evento(
+        guardar_cambios(s, ahora, **cambios)
+        comentar_si_hay_texto(s, actor, comentario, ahora)
+        crear_evento(
             s,
             Accion.CORREGIDA,
             actor,
             ahora,
-            f"{_nombre(actor)} envió la corrección; vuelve a «{etapa.nombre}».",
+            f"{nombre_actor(actor)} envió la corrección; vuelve a «{etapa.nombre}».",
             destino=etapa,
         )
     return s
@@ -245,59 +249,59 @@ def corregir(
 
 def rechazar(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
     """Close the request with an unfavourable answer."""
-    motivo = _texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
+    motivo = validar_texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
     with transaction.atomic():
-        s = _bloquear(solicitud)
-        _exigir_estado(s, "rechazar")
-        _exigir_responsable(s, actor)
-        return _cerrar(
+        s = bloquear(solicitud)
+        exigir_estado(s, "rechazar")
+        exigir_responsable(s, actor)
+        return cerrar(
             s,
             actor,
             timezone.now(),
             Estado.RECHAZADO,
             Accion.RECHAZADA,
-            f"Rechazada por {_nombre(actor)}. Motivo: {motivo}",
+            f"Rechazada por {nombre_actor(actor)}. Motivo: {motivo}",
         )
 
 
 def anular(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
     """Cancel the request (error or withdrawal): by its internal filer or the stage's holder."""
-    motivo = _texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
+    motivo = validar_texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
     with transaction.atomic():
-        s = _bloquear(solicitud)
-        _exigir_estado(s, "anular")
+        s = bloquear(solicitud)
+        exigir_estado(s, "anular")
         if not usuario_valido(actor):
             raise AccionNoPermitida("Se requiere una persona activa para esta acción.")
         es_autor = s.solicitante_id is not None and s.solicitante_id == actor.pk
         if not es_autor and not actor.is_superuser:
             if s.estado == Estado.BORRADOR:
                 raise AccionNoPermitida("Solo quien creó el borrador puede anularlo.")
-            _exigir_responsable(s, actor)
-        return _cerrar(
+            exigir_responsable(s, actor)
+        return cerrar(
             s,
             actor,
             timezone.now(),
             Estado.ANULADO,
             Accion.ANULADA,
-            f"Anulada por {_nombre(actor)}. Motivo: {motivo}",
+            f"Anulada por {nombre_actor(actor)}. Motivo: {motivo}",
         )
 
 
 def marcar_atencion(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
     """Stop the request for a non-routine action (`requiere_atencion`); its task stays pending."""
-    motivo = _texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
+    motivo = validar_texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
     with transaction.atomic():
-        s = _bloquear(solicitud)
-        _exigir_estado(s, "marcar_atencion")
-        _exigir_responsable(s, actor)
+        s = bloquear(solicitud)
+        exigir_estado(s, "marcar_atencion")
+        exigir_responsable(s, actor)
         ahora = timezone.now()
-        _guardar(s, ahora, estado=Estado.REQUIERE_ATENCION)
-        _evento(
+        guardar_cambios(s, ahora, estado=Estado.REQUIERE_ATENCION)
+        crear_evento(
             s,
             Accion.ATENCION,
             actor,
             ahora,
-            f"{_nombre(actor)} la marcó para atención. Motivo: {motivo}",
+            f"{nombre_actor(actor)} la marcó para atención. Motivo: {motivo}",
             origen=s.etapa_actual,
         )
     return s
@@ -306,18 +310,18 @@ def marcar_atencion(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
 def reanudar(*, solicitud: Solicitud, actor, comentario: str | None = None) -> Solicitud:
     """Resume a request that required attention: back to `en_tramite` at the same stage."""
     with transaction.atomic():
-        s = _bloquear(solicitud)
-        _exigir_estado(s, "reanudar")
-        _exigir_responsable(s, actor)
+        s = bloquear(solicitud)
+        exigir_estado(s, "reanudar")
+        exigir_responsable(s, actor)
         ahora = timezone.now()
-        _comentario_opcional(s, actor, comentario, ahora)
-        _guardar(s, ahora, estado=Estado.EN_TRAMITE)
-        _evento(
+        comentar_si_hay_texto(s, actor, comentario, ahora)
+        guardar_cambios(s, ahora, estado=Estado.EN_TRAMITE)
+        crear_evento(
             s,
             Accion.REANUDADA,
             actor,
             ahora,
-            f"{_nombre(actor)} reanudó el trámite.",
+            f"{nombre_actor(actor)} reanudó el trámite.",
             origen=s.etapa_actual,
             destino=s.etapa_actual,
         )

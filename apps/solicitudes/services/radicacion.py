@@ -22,20 +22,24 @@ from apps.solicitudes.models import (
     TipoSolicitud,
 )
 from apps.solicitudes.models.bandeja import usuario_valido
-from apps.solicitudes.services.comun import (
-    SEVERIDADES,
+from apps.solicitudes.services.ciclo import bloquear, entrar_en_flujo, primera_etapa
+from apps.solicitudes.services.historial import crear_evento
+from apps.solicitudes.services.transiciones import exigir_estado, puede_radicar
+from apps.solicitudes.services.validacion import (
     CampoEntrada,
-    _bloquear,
-    _campos,
-    _correo,
-    _entrar_en_flujo,
-    _evento,
-    _exigir_estado,
-    _primera_etapa,
-    _puede_radicar,
-    _texto,
-    _validar_padre,
+    validar_campos,
+    validar_correo,
+    validar_padre,
+    validar_texto,
 )
+
+# Help-desk severities: value -> label.
+SEVERIDADES: dict[str, str] = {
+    "sugerencia": "Sugerencia",
+    "error": "Error",
+    "mejora_grave": "Mejora grave",
+    "bloqueante": "Bloqueante",
+}
 
 
 def radicar(
@@ -55,7 +59,7 @@ def radicar(
     `correo_solicitante`). Whoever files (`actor`, or else the user filer) needs
     `solicitudes.radicar`; with neither (outside person through a public channel) no check.
     """
-    resumen = _texto(resumen, "resumen", minimo=5, maximo=500)
+    resumen = validar_texto(resumen, "resumen", minimo=5, maximo=500)
     if solicitante is not None:
         if not usuario_valido(solicitante):
             raise DatosInvalidos(
@@ -72,14 +76,14 @@ def radicar(
             )
         nombre, correo = "", ""
     else:
-        nombre = _texto(nombre_solicitante, "nombre_solicitante", minimo=3, maximo=150)
-        correo = _correo(correo_solicitante, "correo_solicitante")
+        nombre = validar_texto(nombre_solicitante, "nombre_solicitante", minimo=3, maximo=150)
+        correo = validar_correo(correo_solicitante, "correo_solicitante")
     quien = actor if actor is not None else solicitante
-    if quien is not None and not _puede_radicar(quien):
+    if quien is not None and not puede_radicar(quien):
         raise AccionNoPermitida("No tiene permiso para radicar solicitudes.")
-    nuevos_campos = _campos(campos)
-    _validar_padre(padre)
-    primera = _primera_etapa(tipo)
+    nuevos_campos = validar_campos(campos)
+    validar_padre(padre)
+    primera = primera_etapa(tipo)
 
     with transaction.atomic():
         ahora = timezone.now()
@@ -93,7 +97,7 @@ def radicar(
             padre=padre,
             creada_en=ahora,
         )
-        _entrar_en_flujo(solicitud, actor if actor is not None else solicitante, ahora, primera)
+        entrar_en_flujo(solicitud, actor if actor is not None else solicitante, ahora, primera)
         for campo in nuevos_campos:
             campo.solicitud = solicitud
         CampoFormulario.objects.bulk_create(nuevos_campos)
@@ -109,15 +113,15 @@ def crear_borrador(
     padre: Solicitud | None = None,
 ) -> Solicitud:
     """Save a request without filing it: no number, no task; only its author sees it."""
-    resumen = _texto(resumen, "resumen", minimo=5, maximo=500)
-    if not _puede_radicar(solicitante):
+    resumen = validar_texto(resumen, "resumen", minimo=5, maximo=500)
+    if not puede_radicar(solicitante):
         raise AccionNoPermitida("No tiene permiso para radicar solicitudes.")
     if not tipo.activo:
         raise DatosInvalidos(
             "Datos inválidos.", campos={"tipo": ["El tipo de solicitud no está activo."]}
         )
-    nuevos_campos = _campos(campos)
-    _validar_padre(padre)
+    nuevos_campos = validar_campos(campos)
+    validar_padre(padre)
     with transaction.atomic():
         ahora = timezone.now()
         solicitud = Solicitud.objects.create(
@@ -133,19 +137,19 @@ def crear_borrador(
         for campo in nuevos_campos:
             campo.solicitud = solicitud
         CampoFormulario.objects.bulk_create(nuevos_campos)
-        _evento(solicitud, Accion.BORRADOR, solicitante, ahora, "Guardada como borrador.")
+        crear_evento(solicitud, Accion.BORRADOR, solicitante, ahora, "Guardada como borrador.")
     return solicitud
 
 
 def radicar_borrador(*, solicitud: Solicitud, actor) -> Solicitud:
     """File a draft: its author (with `solicitudes.radicar`) gives it a number and a first task."""
     with transaction.atomic():
-        s = _bloquear(solicitud)
-        _exigir_estado(s, "radicar_borrador")
-        if not _puede_radicar(actor) or (s.solicitante_id != actor.pk and not actor.is_superuser):
+        s = bloquear(solicitud)
+        exigir_estado(s, "radicar_borrador")
+        if not puede_radicar(actor) or (s.solicitante_id != actor.pk and not actor.is_superuser):
             raise AccionNoPermitida("Solo quien creó el borrador puede radicarlo.")
-        primera = _primera_etapa(s.tipo)
-        _entrar_en_flujo(s, actor, timezone.now(), primera)
+        primera = primera_etapa(s.tipo)
+        entrar_en_flujo(s, actor, timezone.now(), primera)
     return s
 
 
@@ -169,15 +173,15 @@ def validar_mesa_ayuda(
     modulo: str = "",
 ) -> CasoMesaAyuda:
     """Everything `radicar_mesa_ayuda` checks, without writing (for a two-step preview)."""
-    asunto = _texto(asunto, "asunto", minimo=5, maximo=150)
-    descripcion = _texto(descripcion, "descripcion", minimo=10, maximo=4000)
-    modulo = _texto(modulo, "modulo", minimo=0, maximo=120, requerido=False)
+    asunto = validar_texto(asunto, "asunto", minimo=5, maximo=150)
+    descripcion = validar_texto(descripcion, "descripcion", minimo=10, maximo=4000)
+    modulo = validar_texto(modulo, "modulo", minimo=0, maximo=120, requerido=False)
     if severidad not in SEVERIDADES:
         raise DatosInvalidos(
             "Datos inválidos.",
             campos={"severidad": [f"Valores posibles: {', '.join(SEVERIDADES)}."]},
         )
-    if not _puede_radicar(solicitante):
+    if not puede_radicar(solicitante):
         raise AccionNoPermitida("No tiene permiso para radicar solicitudes.")
     tipo = TipoSolicitud.objects.mesa_ayuda().first()
     if tipo is None or not tipo.etapas.exists():

@@ -1,0 +1,28 @@
+"""The tool errors the budget tools share: no active vigencia, a filter that matches nothing."""
+
+from __future__ import annotations
+
+from apps.mcp.registro import ErrorHerramienta
+from apps.presupuesto.selectors import FiltroInvalido
+from hub.texto import limpiar
+
+
+def sin_vigencia() -> ErrorHerramienta:
+    return ErrorHerramienta(
+        "NO_ENCONTRADO",
+        "No hay una vigencia presupuestal activa: no hay tablero que mostrar. Un administrador "
+        "de presupuesto debe activar la vigencia del año.",
+    )
+
+
+def filtro_invalido(exc: FiltroInvalido) -> ErrorHerramienta:
+    """A project or area filter that matches nothing visible (or several where one is needed)."""
+    mensaje = exc.mensaje
+    if exc.opciones:
+        mensaje = f"{mensaje} Opciones: {', '.join(exc.opciones)}."
+    return ErrorHerramienta(
+        "DATOS_INVALIDOS",
+        limpiar(mensaje),
+        campos={exc.campo: [limpiar(mensaje)]},
+        opciones=[limpiar(o) for o in exc.opciones],
+    )

@@ -1,0 +1,52 @@
+"""A name that starts with an underscore is private to its module: no module of the project
+imports one from another (issue 24, item 4). A helper two modules share gets a public name in a
+module named for what it holds."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from django.conf import settings
+
+RAIZ = Path(settings.BASE_DIR)
+CARPETAS = ("apps", "hub", "bench")
+PAQUETES = ("apps", "hub", "bench", "tests")
+
+
+def privados_importados(fuente: str) -> list[tuple[int, str, str]]:
+    """(line, module, name) of every underscore-private name imported from a project module."""
+    encontrados = []
+    for nodo in ast.walk(ast.parse(fuente)):
+        if not isinstance(nodo, ast.ImportFrom) or not nodo.module or nodo.level:
+            continue
+        if nodo.module.split(".")[0] not in PAQUETES:
+            continue
+        for alias in nodo.names:
+            if alias.name.startswith("_") and not alias.name.startswith("__"):
+                encontrados.append((nodo.lineno, nodo.module, alias.name))
+    return encontrados
+
+
+def test_the_detector_finds_a_private_import_at_the_top_and_inside_a_function():
+    fuente = (
+        "from apps.solicitudes.services.validacion import validar_texto, _NOMBRE_CAMPO\n"
+        "from django.utils import _os\n"
+        "def f():\n"
+        "    from hub.ip import _confiable\n"
+    )
+    assert privados_importados(fuente) == [
+        (1, "apps.solicitudes.services.validacion", "_NOMBRE_CAMPO"),
+        (4, "hub.ip", "_confiable"),
+    ]
+
+
+def test_no_module_imports_an_underscore_private_name_from_another():
+    archivos = sorted(p for carpeta in CARPETAS for p in (RAIZ / carpeta).rglob("*.py"))
+    assert len(archivos) > 100  # the walk did find the project
+    hallados = [
+        f"{ruta.relative_to(RAIZ)}:{linea}: from {modulo} import {nombre}"
+        for ruta in archivos
+        for linea, modulo, nombre in privados_importados(ruta.read_text(encoding="utf-8"))
+    ]
+    assert hallados == []
