@@ -112,6 +112,9 @@ CSRF_FAILURE_VIEW = "hub.paginas_error.csrf_fallido"
 HUB_PROXIES_CONFIABLES = env.redes("HUB_PROXIES_CONFIABLES")
 # Largest request body accepted under /api/ (bytes); more is 413 PAYLOAD_DEMASIADO_GRANDE.
 HUB_MAX_CUERPO = env.entero("HUB_MAX_CUERPO", 1024 * 1024, minimo=1024)
+# Seconds a chunked body may take to arrive, then 400 (hub/chunked.py). Below gunicorn's timeout
+# (30 s, gunicorn.conf.py), which would kill the worker first and answer its bare 500.
+HUB_ESPERA_CUERPO = env.entero("HUB_ESPERA_CUERPO", 20, minimo=1)
 # Public base address of the service: QR codes and the absolute links given to assistants.
 # Required in production (a QR printed with the wrong host cannot be fixed afterwards).
 HUB_URL_PUBLICA = env.str("HUB_URL_PUBLICA", default="").rstrip("/")
