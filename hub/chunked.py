@@ -13,9 +13,11 @@ before its last chunk) is the client's fault, found here before any JSON exists:
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
-import time
+import socket
+import threading
 
 from django.conf import settings
 from django.core.handlers.wsgi import LimitedStream
@@ -26,8 +28,6 @@ from hub import respuestas
 
 logger = logging.getLogger(__name__)
 
-# One read of wsgi.input at a time: between two, the time left to wait is set again.
-PASO = 64 * 1024
 MAL_FORMADO = (
     "El cuerpo enviado por partes (Transfer-Encoding: chunked) está mal formado o llegó incompleto."
 )
@@ -42,30 +42,33 @@ def _es_chunked(request: HttpRequest) -> bool:
 
 
 def _leer(environ: dict, cuantos: int) -> bytes:
-    """Up to `cuantos` bytes of the body; TimeoutError when the client stops sending for longer
-    than HUB_ESPERA_CUERPO (gunicorn's timeout would kill the worker and answer a bare 500)."""
+    """Up to `cuantos` bytes of the body, within HUB_ESPERA_CUERPO seconds (gunicorn's timeout
+    would kill the worker and answer a bare 500): past them the reading side of the connection is
+    shut, and the read ends as if the client had closed, however slowly it was still sending."""
     entrada = environ["wsgi.input"]
     conexion = environ.get("gunicorn.socket")
     if conexion is None:  # another server (runserver, the test client): no socket to bound
         return entrada.read(cuantos)
-    antes = conexion.gettimeout()
-    limite = time.monotonic() + settings.HUB_ESPERA_CUERPO
-    partes: list[bytes] = []
-    leidos = 0
+    vencido = threading.Event()
+    plazo = threading.Timer(settings.HUB_ESPERA_CUERPO, _dejar_de_leer, [conexion, vencido])
+    plazo.daemon = True
+    plazo.start()
     try:
-        while leidos < cuantos:
-            restante = limite - time.monotonic()
-            if restante <= 0:
-                raise TimeoutError
-            conexion.settimeout(restante)
-            parte = entrada.read(min(PASO, cuantos - leidos))
-            if not parte:
-                break
-            partes.append(parte)
-            leidos += len(parte)
+        return entrada.read(cuantos)
+    except (ParseException, OSError):
+        if vencido.is_set():
+            raise TimeoutError from None  # the log says why: the wait ran out, not the client
+        raise
     finally:
-        conexion.settimeout(antes)  # the answer is written without our bound
-    return b"".join(partes)
+        plazo.cancel()
+
+
+def _dejar_de_leer(conexion: socket.socket, vencido: threading.Event) -> None:
+    """Wake the worker blocked reading the body: its read returns end of data (the answer can
+    still be written)."""
+    vencido.set()
+    with contextlib.suppress(OSError):  # already closed: nothing to wake
+        conexion.shutdown(socket.SHUT_RD)
 
 
 def _respuesta(request: HttpRequest, status: int, detalle: str) -> HttpResponse:

@@ -11,6 +11,7 @@ import runpy
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,7 +130,7 @@ def _enviar(servidor: Servidor, ruta: str, cuerpo: bytes, *, cerrar: bool) -> Re
 def sin_trazas(servidor):
     """After the test: no traceback, no worker killed, no 5xx among the lines it caused."""
     desde = servidor.log.stat().st_size
-    yield
+    yield desde  # a test may read its own lines too
     log = servidor.lineas_nuevas(desde)
     assert "Traceback" not in log, log
     assert "WORKER TIMEOUT" not in log, log
@@ -168,6 +169,7 @@ def test_a_body_cut_off_mid_chunk_is_a_400_envelope_when_the_client_closes(
     servidor, sin_trazas, ruta
 ):
     _es_sobre_400(_enviar(servidor, ruta, b'10\r\n{"jsonrpc":', cerrar=True))
+    assert "cuerpo por partes ilegible: NoMoreData" in servidor.lineas_nuevas(sin_trazas)
 
 
 @pytest.mark.parametrize("ruta", [MCP, CONTACTO])
@@ -175,6 +177,42 @@ def test_a_body_cut_off_mid_chunk_and_left_open_is_a_400_envelope_after_the_wait
     servidor, sin_trazas, ruta
 ):
     _es_sobre_400(_enviar(servidor, ruta, b'40\r\n{"jsonrpc":', cerrar=False))
+    assert "cuerpo por partes ilegible: TimeoutError" in servidor.lineas_nuevas(sin_trazas)
+
+
+def test_a_body_dripped_a_byte_at_a_time_is_a_400_envelope_before_the_client_is_done(
+    servidor, sin_trazas
+):
+    """One byte every 0.2 s keeps each read alive: the wait bounds the whole body, not each read
+    (else the client, not the hub, decides when the worker is free again, up to gunicorn's kill)."""
+    respondido = threading.Event()
+    goteo_terminado = threading.Event()
+    with socket.create_connection(("127.0.0.1", servidor.puerto), timeout=PACIENCIA) as conexion:
+        conexion.sendall(
+            f"POST {MCP} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n1000\r\n".encode()
+        )
+
+        def gotear() -> None:
+            try:
+                for _ in range(int(PACIENCIA / 0.2)):
+                    if respondido.wait(0.2):
+                        return
+                    conexion.sendall(b"a")
+            except OSError:  # the server closed: it has answered
+                return
+            goteo_terminado.set()
+
+        hilo = threading.Thread(target=gotear)
+        hilo.start()
+        try:
+            r = _leer_respuesta(conexion)
+        finally:
+            respondido.set()
+            hilo.join()
+    assert not goteo_terminado.is_set()  # answered while the client was still sending
+    _es_sobre_400(r)
+    assert "cuerpo por partes ilegible: TimeoutError" in servidor.lineas_nuevas(sin_trazas)
 
 
 @pytest.mark.parametrize(
