@@ -5,17 +5,32 @@ Content-Length, so its body looked empty (a valid JSON-RPC ping got -32700). The
 (gunicorn) de-chunks `wsgi.input` and ends it after the last chunk: read at most one byte past the
 limit, then hand Django the body with its real length. A server that does not de-chunk (Django's
 runserver) gives an empty stream, as before.
+
+A broken framing (a chunk size that is not hexadecimal, a chunk without its CRLF, a body cut off
+before its last chunk) is the client's fault, found here before any JSON exists: 400, never the
+500 and the traceback of an exception escaping the middleware.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
+import logging
+import socket
+import threading
 
 from django.conf import settings
 from django.core.handlers.wsgi import LimitedStream
 from django.http import HttpRequest, HttpResponse
+from gunicorn.http.errors import ParseException
 
 from hub import respuestas
+
+logger = logging.getLogger(__name__)
+
+MAL_FORMADO = (
+    "El cuerpo enviado por partes (Transfer-Encoding: chunked) está mal formado o llegó incompleto."
+)
 
 
 def _es_chunked(request: HttpRequest) -> bool:
@@ -26,17 +41,57 @@ def _es_chunked(request: HttpRequest) -> bool:
     )
 
 
+def _leer(environ: dict, cuantos: int) -> bytes:
+    """Up to `cuantos` bytes of the body, within HUB_ESPERA_CUERPO seconds (gunicorn's timeout
+    would kill the worker and answer a bare 500): past them the reading side of the connection is
+    shut, and the read ends as if the client had closed, however slowly it was still sending."""
+    entrada = environ["wsgi.input"]
+    conexion = environ.get("gunicorn.socket")
+    if conexion is None:  # another server (runserver, the test client): no socket to bound
+        return entrada.read(cuantos)
+    vencido = threading.Event()
+    plazo = threading.Timer(settings.HUB_ESPERA_CUERPO, _dejar_de_leer, [conexion, vencido])
+    plazo.daemon = True
+    plazo.start()
+    try:
+        return entrada.read(cuantos)
+    except (ParseException, OSError):
+        if vencido.is_set():
+            raise TimeoutError from None  # the log says why: the wait ran out, not the client
+        raise
+    finally:
+        plazo.cancel()
+
+
+def _dejar_de_leer(conexion: socket.socket, vencido: threading.Event) -> None:
+    """Wake the worker blocked reading the body: its read returns end of data (the answer can
+    still be written)."""
+    vencido.set()
+    with contextlib.suppress(OSError):  # already closed: nothing to wake
+        conexion.shutdown(socket.SHUT_RD)
+
+
+def _respuesta(request: HttpRequest, status: int, detalle: str) -> HttpResponse:
+    if respuestas.es_ruta_api(request.path):
+        return respuestas.error(status, detalle=detalle)
+    return HttpResponse(detalle, status=status, content_type="text/plain; charset=utf-8")
+
+
 def leer(request: HttpRequest) -> HttpResponse | None:
-    """Make a chunked body readable like any other; a 413 answer when it is too large."""
+    """Make a chunked body readable like any other; a 413 answer when it is too large, a 400
+    one when its framing is broken or it stops arriving."""
     if not _es_chunked(request):
         return None
     maximo = settings.HUB_MAX_CUERPO
-    cuerpo = request.environ["wsgi.input"].read(maximo + 1)
+    try:
+        cuerpo = _leer(request.environ, maximo + 1)
+    except (ParseException, OSError) as exc:
+        # gunicorn's framing errors, NoMoreData (the client closed), a timeout or a reset. The
+        # class only: the exception's text may quote bytes of the body.
+        logger.info("cuerpo por partes ilegible: %s", type(exc).__name__)
+        return _respuesta(request, 400, MAL_FORMADO)
     if len(cuerpo) > maximo:
-        detalle = f"El cuerpo supera el máximo de {maximo} bytes."
-        if respuestas.es_ruta_api(request.path):
-            return respuestas.error(413, detalle=detalle)
-        return HttpResponse(detalle, status=413, content_type="text/plain; charset=utf-8")
+        return _respuesta(request, 413, f"El cuerpo supera el máximo de {maximo} bytes.")
     request.META["CONTENT_LENGTH"] = str(len(cuerpo))
     request._stream = LimitedStream(io.BytesIO(cuerpo), len(cuerpo))
     return None

@@ -22,15 +22,16 @@ _NINGUNA = ipaddress.IPv4Address("0.0.0.0")  # noqa: S104 - "no usable address",
 
 
 def redes_confiables(texto: str) -> tuple[Red, ...]:
-    """The proxies of `127.0.0.1,10.0.0.0/8,::1`; ValueError naming the first bad item."""
+    """The proxies of `127.0.0.1,10.0.0.0/8,::1`; ValueError naming the first bad item (in
+    Spanish: it stops the start, hub/settings.py and gunicorn.conf.py)."""
     redes: list[Red] = []
     for item in (parte.strip() for parte in texto.split(",")):
         if not item:
             continue
         if item.isdigit():
             raise ValueError(
-                f"{item!r} is a number: list the proxies' addresses or networks instead "
-                "(e.g. 127.0.0.1,10.0.0.0/8), not how many there are."
+                f"{item!r} es un número: escriba las direcciones o redes de los proxies "
+                "(por ejemplo 127.0.0.1,10.0.0.0/8), no cuántos son."
             )
         try:
             red = ipaddress.ip_network(item)
@@ -39,11 +40,14 @@ def redes_confiables(texto: str) -> tuple[Red, ...]:
                 sugerida = ipaddress.ip_network(item, strict=False)
             except ValueError:
                 raise ValueError(
-                    f"{item!r} is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/8)."
+                    f"{item!r} no es una dirección IP ni una red (por ejemplo 127.0.0.1 o "
+                    "10.0.0.0/8)."
                 ) from None
-            raise ValueError(f"{item!r} has host bits set: did you mean {sugerida}?") from None
+            raise ValueError(f"{item!r} tiene bits de host: ¿quiso decir {sugerida}?") from None
         if red.prefixlen == 0:
-            raise ValueError(f"{item!r} would trust every client to write its own address.")
+            raise ValueError(
+                f"{item!r} haría confiar en cualquier cliente que escriba su propia dirección."
+            )
         redes.append(red)
     return tuple(redes)
 

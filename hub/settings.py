@@ -21,7 +21,8 @@ class Entorno(environ.Env):
 
     A typo stops the start naming the variable (django-environ would read `DEBUG=quizas` as
     False); an empty value means "not set"; and `$NAME` is not read as a reference to another
-    variable (django-environ's proxying), because a secret may well start with `$`.
+    variable (django-environ's proxying), because a secret may well start with `$`. Refusals are
+    Spanish, like everything else an operator reads.
     """
 
     VERDADEROS = frozenset({"1", "true", "yes", "on", "si", "sí"})
@@ -31,12 +32,16 @@ class Entorno(environ.Env):
         crudo = self.ENVIRON.get(var, "")
         if crudo.strip() == "":
             if default is self.NOTSET:
-                raise ImproperlyConfigured(f"Set the {var} environment variable.")
+                raise ImproperlyConfigured(f"Defina la variable de entorno {var}.")
             return self.parse_value(default, cast) if parse_default and cast else default
         try:
             return self.parse_value(crudo, cast) if cast is not None else crudo
         except (ValueError, TypeError) as exc:
-            raise ImproperlyConfigured(f"{var}={crudo!r} is not valid: {exc}") from None
+            # Python's own texts are English ("invalid literal for int()..."): say it in Spanish.
+            razon = {bool: str(exc), int: "no es un número entero", float: "no es un número"}
+            raise ImproperlyConfigured(
+                f"{var}={crudo!r} no es válido: {razon.get(cast, 'no se puede leer')}"
+            ) from None
 
     @classmethod
     def parse_value(cls, value: Any, cast: Any) -> Any:
@@ -46,7 +51,7 @@ class Entorno(environ.Env):
                 return True
             if texto in cls.FALSOS:
                 return False
-            raise ValueError("not a boolean (use true or false)")
+            raise ValueError("no es un booleano (use true o false)")
         return super().parse_value(value, cast)
 
     def list(self, var, cast=None, default=environ.Env.NOTSET) -> list:
@@ -57,7 +62,7 @@ class Entorno(environ.Env):
         """A whole number that must be at least `minimo`."""
         valor = self.int(var, default=default)
         if valor < minimo:
-            raise ImproperlyConfigured(f"{var}={valor} must be at least {minimo}.")
+            raise ImproperlyConfigured(f"{var}={valor} debe ser al menos {minimo}.")
         return valor
 
     def redes(self, var: str) -> tuple:
@@ -73,6 +78,12 @@ env = Entorno()
 
 DEBUG = env.bool("DEBUG", default=False)
 HUB_PRODUCCION = env.bool("HUB_PRODUCCION", default=False)
+if HUB_PRODUCCION and DEBUG:
+    # DEBUG answers errors with Django's technical pages: tracebacks, settings, the URL list.
+    raise ImproperlyConfigured(
+        "HUB_PRODUCCION no admite DEBUG=true: el modo de desarrollo muestra a cualquiera el "
+        "detalle de los errores, los ajustes y la lista de rutas. Quite DEBUG o póngalo en false."
+    )
 
 
 def _clave_de_desarrollo() -> str:
@@ -93,12 +104,15 @@ if HUB_PRODUCCION and (
     # Django's own deploy check (security.W009): 50+ characters, 5+ distinct, no insecure prefix.
     len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure-")
 ):
-    raise ImproperlyConfigured("HUB_PRODUCCION needs a strong SECRET_KEY (50+ random characters).")
+    raise ImproperlyConfigured(
+        "HUB_PRODUCCION necesita una SECRET_KEY fuerte: 50 o más caracteres aleatorios (por "
+        'ejemplo: python -c "import secrets; print(secrets.token_urlsafe(64))").'
+    )
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
-            "SECRET_KEY is required (50+ random characters); only with DEBUG=true does a local "
-            "development key kept in var/ stand in for it."
+            "Falta SECRET_KEY (50 o más caracteres aleatorios); solo con DEBUG=true la reemplaza "
+            "una clave local de desarrollo guardada en var/."
         )
     SECRET_KEY = _clave_de_desarrollo()
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
@@ -112,16 +126,26 @@ CSRF_FAILURE_VIEW = "hub.paginas_error.csrf_fallido"
 HUB_PROXIES_CONFIABLES = env.redes("HUB_PROXIES_CONFIABLES")
 # Largest request body accepted under /api/ (bytes); more is 413 PAYLOAD_DEMASIADO_GRANDE.
 HUB_MAX_CUERPO = env.entero("HUB_MAX_CUERPO", 1024 * 1024, minimo=1024)
+# Seconds a chunked body may take to arrive, then 400 (hub/chunked.py). Below gunicorn's timeout
+# (30 s, gunicorn.conf.py), which would kill the worker first and answer its bare 500.
+HUB_ESPERA_CUERPO = env.entero("HUB_ESPERA_CUERPO", 20, minimo=1)
 # Public base address of the service: QR codes and the absolute links given to assistants.
-# Required in production (a QR printed with the wrong host cannot be fixed afterwards).
+# Required in production, and https there (a QR printed with the wrong address cannot be fixed
+# afterwards, and the secure cookies only travel over HTTPS).
 HUB_URL_PUBLICA = env.str("HUB_URL_PUBLICA", default="").rstrip("/")
 if not HUB_URL_PUBLICA:
     if HUB_PRODUCCION:
         raise ImproperlyConfigured(
-            "HUB_PRODUCCION needs HUB_URL_PUBLICA (e.g. https://hub.entidad.gov.co): it is the "
-            "address printed in QR codes and in the assistant's links."
+            "HUB_PRODUCCION necesita HUB_URL_PUBLICA (por ejemplo https://hub.entidad.gov.co): es "
+            "la dirección impresa en los códigos QR y en los enlaces del asistente."
         )
     HUB_URL_PUBLICA = "http://127.0.0.1:8000"
+elif HUB_PRODUCCION and not HUB_URL_PUBLICA.lower().startswith("https://"):
+    raise ImproperlyConfigured(
+        f"HUB_URL_PUBLICA={HUB_URL_PUBLICA!r} debe empezar por https:// con HUB_PRODUCCION: es la "
+        "dirección impresa en los códigos QR y en los enlaces del asistente, y las cookies "
+        "seguras solo viajan por HTTPS."
+    )
 HUB_VERSION = "1.0.0"
 # Days a new API key lasts unless the administrator picks another date.
 HUB_CLAVE_API_DIAS = env.entero("HUB_CLAVE_API_DIAS", 365, minimo=1)
@@ -324,16 +348,37 @@ CORS_EXPOSE_HEADERS = [
 ]
 
 # Mail: EMAIL_URL (e.g. smtp+tls://usuario:clave@smtp.entidad.gov.co:587) or the EMAIL_*
-# variables one by one. Without either, the console backend prints messages to the log: fine on a
-# laptop, an error in production (contact messages carry personal data).
+# variables one by one. Without either, nothing is sent: hub.correo logs one line per message,
+# without addresses, subject or text (contact messages carry personal data); production refuses
+# to start so. The console backend, which printed messages whole to the log, is refused always.
+CORREO_POR_DEFECTO = "hub.correo.RegistroSinDatos"
+CORREO_DE_CONSOLA = "django.core.mail.backends.console.EmailBackend"
+# Backends that never deliver: they log, keep in memory, write files or drop the message.
+CORREO_QUE_NO_ENTREGA = frozenset(
+    {
+        CORREO_POR_DEFECTO,
+        CORREO_DE_CONSOLA,
+        "django.core.mail.backends.locmem.EmailBackend",
+        "django.core.mail.backends.filebased.EmailBackend",
+        "django.core.mail.backends.dummy.EmailBackend",
+    }
+)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="hub@localhost")
+_CORREO_CONFIGURADO = bool(env.str("EMAIL_URL", default="") or env.str("EMAIL_BACKEND", default=""))
 if env.str("EMAIL_URL", default=""):
     # EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, ... from the one address.
-    globals().update(env.email_url("EMAIL_URL"))
+    try:
+        globals().update(env.email_url("EMAIL_URL"))
+    except (ImproperlyConfigured, ValueError):
+        # Not the address itself in the message: it carries the mail password.
+        raise ImproperlyConfigured(
+            "EMAIL_URL no es válida: use smtp://, smtp+tls:// o smtp+ssl:// con "
+            "usuario:clave@servidor:puerto (por ejemplo smtp+tls://hub:clave@smtp.entidad.gov.co:587)."
+        ) from None
 else:
-    EMAIL_BACKEND = env.str(
-        "EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
-    )
+    EMAIL_BACKEND = env.str("EMAIL_BACKEND", default=CORREO_POR_DEFECTO)
+    # The file backend (development): each message whole, in a file, never in the log.
+    EMAIL_FILE_PATH = env.str("EMAIL_FILE_PATH", default=str(VAR_DIR / "correo"))
     EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
     EMAIL_PORT = env.entero("EMAIL_PORT", 25, minimo=1)
     EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
@@ -342,11 +387,31 @@ else:
     EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
 # Mail leaves after commit, inside the request: a slow server must not hold the answer long.
 EMAIL_TIMEOUT = env.entero("EMAIL_TIMEOUT", 10, minimo=1)
+if HUB_PRODUCCION and EMAIL_BACKEND in CORREO_QUE_NO_ENTREGA:
+    # Without it contact messages and notices are never delivered, and nobody notices.
+    causa = (
+        f"EMAIL_BACKEND={EMAIL_BACKEND} no envía nada"
+        if _CORREO_CONFIGURADO
+        else "no hay correo configurado"
+    )
+    raise ImproperlyConfigured(
+        f"HUB_PRODUCCION necesita un servidor de correo que entregue: {causa}. Defina EMAIL_URL "
+        "(por ejemplo smtp+tls://usuario:clave@smtp.entidad.gov.co:587) o EMAIL_BACKEND con "
+        "EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD y EMAIL_USE_TLS."
+    )
+if EMAIL_BACKEND == CORREO_DE_CONSOLA:
+    raise ImproperlyConfigured(
+        "El backend de correo de consola escribe cada correo en el registro, con sus datos "
+        "personales (nombre, dirección y texto de los mensajes de contacto) y los enlaces para "
+        "cambiar la contraseña. Quítelo: sin correo configurado el hub solo registra una línea "
+        "sin datos por correo. Para leer los correos en desarrollo use el backend de archivos "
+        "(EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend, en var/correo/)."
+    )
 
 # json: one object per line for a log shipper (default under HUB_PRODUCCION); texto: for people.
 HUB_LOG_FORMATO = env.str("HUB_LOG_FORMATO", default="json" if HUB_PRODUCCION else "texto").strip()
 if HUB_LOG_FORMATO not in {"json", "texto"}:
-    raise ImproperlyConfigured(f"HUB_LOG_FORMATO={HUB_LOG_FORMATO!r}: use json or texto.")
+    raise ImproperlyConfigured(f"HUB_LOG_FORMATO={HUB_LOG_FORMATO!r}: use json o texto.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -55,7 +55,7 @@ def test_production_profile_refuses_the_development_secret_key():
 def test_without_secret_key_outside_debug_the_start_stops():
     resultado = _settings_con(SECRET_KEY="")
     assert resultado.returncode != 0
-    assert "ImproperlyConfigured: SECRET_KEY is required" in resultado.stderr
+    assert "ImproperlyConfigured: Falta SECRET_KEY" in resultado.stderr
 
 
 def test_with_debug_and_no_key_a_local_random_key_is_kept_out_of_the_repository(tmp_path):

@@ -66,13 +66,13 @@ def test_check_deploy_passes_with_a_strong_key(tmp_path):
 def test_a_missing_or_weak_key_stops_the_production_profile(tmp_path, clave):
     r = _check_deploy(tmp_path, SECRET_KEY=clave)
     assert r.returncode != 0
-    assert "ImproperlyConfigured: HUB_PRODUCCION needs a strong SECRET_KEY" in r.stderr
+    assert "ImproperlyConfigured: HUB_PRODUCCION necesita una SECRET_KEY fuerte" in r.stderr
 
 
-def test_console_mail_in_production_is_a_deploy_error(tmp_path):
+def test_production_without_mail_stops_before_check_deploy(tmp_path):
     r = _check_deploy(tmp_path, EMAIL_URL=None)
     assert r.returncode != 0
-    assert "hub.E001" in r.stderr and "console.EmailBackend" in r.stderr
+    assert "HUB_PRODUCCION necesita un servidor de correo que entregue" in r.stderr
 
 
 def test_mail_configured_one_variable_at_a_time_is_accepted(tmp_path):
@@ -88,7 +88,7 @@ def test_mail_configured_one_variable_at_a_time_is_accepted(tmp_path):
 def test_production_without_redis_is_reported_limits_hold_per_host_only(tmp_path):
     r = _check_deploy(tmp_path, REDIS_URL=None)
     assert r.returncode != 0  # --fail-level WARNING
-    assert "hub.W001" in r.stderr and "this host only" in r.stderr
+    assert "hub.W001" in r.stderr and "solo entre los procesos de este servidor" in r.stderr
 
 
 def _formatter(tmp_path, **env: str) -> str:
@@ -108,7 +108,11 @@ def _formatter(tmp_path, **env: str) -> str:
 def test_logs_are_json_in_production_and_text_in_development_unless_chosen(tmp_path):
     assert _formatter(tmp_path) == "texto"
     assert _formatter(tmp_path, HUB_LOG_FORMATO="json") == "json"
-    produccion = {"HUB_PRODUCCION": "true", "HUB_URL_PUBLICA": "https://hub.entidad.gov.co"}
+    produccion = {
+        "HUB_PRODUCCION": "true",
+        "HUB_URL_PUBLICA": "https://hub.entidad.gov.co",
+        "EMAIL_URL": PRODUCCION_README["EMAIL_URL"],
+    }
     assert _formatter(tmp_path, **produccion) == "json"
     produccion_texto = produccion
     assert _formatter(tmp_path, HUB_LOG_FORMATO="texto", **produccion_texto) == "texto"
@@ -117,7 +121,7 @@ def test_logs_are_json_in_production_and_text_in_development_unless_chosen(tmp_p
 def test_an_unknown_log_format_stops_start_up(tmp_path):
     r = _ejecutar(["-c", "import hub.settings"], tmp_path, HUB_LOG_FORMATO="xml")
     assert r.returncode != 0
-    assert "HUB_LOG_FORMATO='xml': use json or texto." in r.stderr
+    assert "HUB_LOG_FORMATO='xml': use json o texto." in r.stderr
 
 
 def test_a_log_line_of_the_configured_process_is_one_json_object(tmp_path):

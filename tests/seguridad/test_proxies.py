@@ -217,13 +217,13 @@ def test_the_setting_reads_addresses_and_networks():
 @pytest.mark.parametrize(
     ("texto", "pista"),
     [
-        ("1", "addresses"),  # the old meaning (how many proxies) must not pass silently
-        ("0", "addresses"),
+        ("1", "direcciones"),  # the old meaning (how many proxies) must not pass silently
+        ("0", "direcciones"),
         ("dos", "'dos'"),
         ("10.0.0.1/8", "10.0.0.0/8"),  # host bits set: say which network was meant
         ("127.0.0.1,*", "'*'"),
-        ("0.0.0.0/0", "every"),
-        ("::/0", "every"),
+        ("0.0.0.0/0", "cualquier cliente"),
+        ("::/0", "cualquier cliente"),
         ("127.0.0.1;10.0.0.1", "'127.0.0.1;10.0.0.1'"),
     ],
 )
