@@ -240,6 +240,15 @@ RATELIMIT_USE_CACHE = "default"
 RATELIMIT_FAIL_OPEN = False
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Sign-in protection per account across addresses (OWASP "device cookies"; docs/decisiones.md):
+# after HUB_INGRESO_TECHO_CUENTA failed sign-ins for one account from browsers that never signed
+# in to it, within HUB_INGRESO_VENTANA_CUENTA seconds, only browsers that did get in until the
+# window ends. Such a browser keeps its own budget of failures, HUB_INGRESO_FALLOS_DISPOSITIVO
+# per window, and its device cookie lasts HUB_INGRESO_DISPOSITIVO_DIAS from its last sign-in.
+HUB_INGRESO_TECHO_CUENTA = env.entero("HUB_INGRESO_TECHO_CUENTA", 50, minimo=1)
+HUB_INGRESO_VENTANA_CUENTA = env.entero("HUB_INGRESO_VENTANA_CUENTA", 3600, minimo=60)
+HUB_INGRESO_FALLOS_DISPOSITIVO = env.entero("HUB_INGRESO_FALLOS_DISPOSITIVO", 10, minimo=1)
+HUB_INGRESO_DISPOSITIVO_DIAS = env.entero("HUB_INGRESO_DISPOSITIVO_DIAS", 180, minimo=1)
 # A password-reset link lasts two hours (Django's default is three days).
 PASSWORD_RESET_TIMEOUT = 2 * 3600
 AUTH_PASSWORD_VALIDATORS = [
