@@ -15,13 +15,16 @@ from types import SimpleNamespace
 import pytest
 from django.conf import settings
 from django.core import mail
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
-from apps.cuentas import dispositivos, intentos
+from apps.cuentas import bloqueos, dispositivos, intentos
 from apps.cuentas.models import BloqueoIngreso
 from apps.marca import services as marca
 from hub import settings as ajustes_del_proyecto
 from hub.ip import redes_confiables
+from hub.limites import CacheNoDisponible
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -287,3 +290,32 @@ def test_counting_keeps_the_per_address_brake(client, camila, settings):
         _ingresar(client, "mala", ip=CASA)
     r = _ingresar(client, CLAVE, ip=CASA)
     assert r.status_code == 429 and "Demasiados intentos de ingreso" in r.content.decode()
+
+
+def test_when_the_account_count_cannot_be_read_sign_in_fails_closed(client, camila, monkeypatch):
+    def sin_cache(**kwargs):
+        raise CacheNoDisponible("caida")
+
+    monkeypatch.setattr(bloqueos, "contar", sin_cache)  # the per-address brake still counts
+    r = _ingresar(client, CLAVE, ip=CASA)
+    assert r.status_code == 503
+    assert "El ingreso no está disponible en este momento" in r.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_known_browser_does_not_need_the_account_count(conocido, monkeypatch):
+    contados = []
+    original = bloqueos.contar
+    monkeypatch.setattr(bloqueos, "contar", lambda **k: contados.append(k) or original(**k))
+    with CaptureQueriesContext(connection) as consultas:
+        assert _ingresar(conocido, CLAVE, ip=CASA).status_code == 302
+    # Neither the count nor the lock's query: the device cookie answers first.
+    assert contados == []
+    assert not [q for q in consultas.captured_queries if "cuentas_bloqueoingreso" in q["sql"]]
+
+
+def test_an_unknown_browser_costs_one_query_for_the_lock(client, camila):
+    with CaptureQueriesContext(connection) as consultas:
+        assert _ingresar(client, "mala", ip=CASA).status_code == 200
+    sql = [q["sql"] for q in consultas.captured_queries if "cuentas_bloqueoingreso" in q["sql"]]
+    assert len(sql) == 1
