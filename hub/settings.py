@@ -351,6 +351,10 @@ else:
     EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
 # Mail leaves after commit, inside the request: a slow server must not hold the answer long.
 EMAIL_TIMEOUT = env.entero("EMAIL_TIMEOUT", 10, minimo=1)
+# The sign-in pages' mail (password reset, lock notices) is sent by a thread of each process after
+# the answer, so neither the answer's time nor the worker's next request tells a registered address
+# from an unknown one (apps/cuentas/correo.py). Off: sent by the worker as it closes the answer.
+HUB_CORREO_EN_SEGUNDO_PLANO = env.bool("HUB_CORREO_EN_SEGUNDO_PLANO", default=True)
 
 # json: one object per line for a log shipper (default under HUB_PRODUCCION); texto: for people.
 HUB_LOG_FORMATO = env.str("HUB_LOG_FORMATO", default="json" if HUB_PRODUCCION else "texto").strip()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import smtplib
+import threading
 from unittest import mock
 
 import pytest
@@ -13,6 +14,7 @@ from django.core import mail
 from django.core.mail import EmailMessage
 from django.template import loader
 
+from apps.cuentas import correo
 from apps.cuentas.views import OlvidoView
 from apps.marca import services as marca
 from tests.factories import UserFactory
@@ -152,6 +154,30 @@ def test_the_e_mail_leaves_after_the_answer_is_sent(rf):
     assert respuesta.status_code == 302
     assert mail.outbox == []  # the answer is ready and nothing was sent yet
     respuesta.close()  # what the WSGI server calls once the answer went out
+    assert [m.to for m in mail.outbox] == [["camila@entidad.gov.co"]]
+
+
+def test_with_the_mail_thread_the_worker_answers_while_the_mail_server_is_still_busy(
+    client, settings, monkeypatch
+):
+    settings.HUB_CORREO_EN_SEGUNDO_PLANO = True
+    UserFactory(username="camila", email="camila@entidad.gov.co")
+    enviando, liberar = threading.Event(), threading.Event()
+    enviar = EmailMessage.send
+
+    def servidor_lento(mensaje, *args, **kwargs):
+        enviando.set()
+        liberar.wait(10)
+        return enviar(mensaje, *args, **kwargs)
+
+    monkeypatch.setattr(EmailMessage, "send", servidor_lento)
+    r = client.post(OLVIDO, {"email": "camila@entidad.gov.co"})
+    # The answer is back, and so is the next one, while the mail server still holds the message.
+    assert r.status_code == 302
+    assert client.post(OLVIDO, {"email": "nadie@entidad.gov.co"}).status_code == 302
+    assert enviando.wait(10) and mail.outbox == []
+    liberar.set()
+    correo.repartidor.esperar(10)
     assert [m.to for m in mail.outbox] == [["camila@entidad.gov.co"]]
 
 
