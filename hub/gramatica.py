@@ -37,6 +37,7 @@ MASCULINOS = frozenset(
         "auth.group",
         "calidad.documento",
         "calidad.proceso",
+        "cuentas.bloqueoingreso",
         "cuentas.user",
         "hub.limites",
         "mcp.ajustesasistente",

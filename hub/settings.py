@@ -264,6 +264,15 @@ RATELIMIT_USE_CACHE = "default"
 RATELIMIT_FAIL_OPEN = False
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Sign-in protection per account across addresses (OWASP "device cookies"; docs/decisiones.md):
+# after HUB_INGRESO_TECHO_CUENTA failed sign-ins for one account from browsers that never signed
+# in to it, within HUB_INGRESO_VENTANA_CUENTA seconds, only browsers that did get in until the
+# window ends. Such a browser keeps its own budget of failures, HUB_INGRESO_FALLOS_DISPOSITIVO
+# per window, and its device cookie lasts HUB_INGRESO_DISPOSITIVO_DIAS from its last sign-in.
+HUB_INGRESO_TECHO_CUENTA = env.entero("HUB_INGRESO_TECHO_CUENTA", 50, minimo=1)
+HUB_INGRESO_VENTANA_CUENTA = env.entero("HUB_INGRESO_VENTANA_CUENTA", 3600, minimo=60)
+HUB_INGRESO_FALLOS_DISPOSITIVO = env.entero("HUB_INGRESO_FALLOS_DISPOSITIVO", 10, minimo=1)
+HUB_INGRESO_DISPOSITIVO_DIAS = env.entero("HUB_INGRESO_DISPOSITIVO_DIAS", 180, minimo=1)
 # A password-reset link lasts two hours (Django's default is three days).
 PASSWORD_RESET_TIMEOUT = 2 * 3600
 AUTH_PASSWORD_VALIDATORS = [
@@ -407,6 +416,10 @@ if EMAIL_BACKEND == CORREO_DE_CONSOLA:
         "sin datos por correo. Para leer los correos en desarrollo use el backend de archivos "
         "(EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend, en var/correo/)."
     )
+# The sign-in pages' mail (password reset, lock notices) is sent by a thread of each process after
+# the answer, so neither the answer's time nor the worker's next request tells a registered address
+# from an unknown one (apps/cuentas/correo.py). Off: sent by the worker as it closes the answer.
+HUB_CORREO_EN_SEGUNDO_PLANO = env.bool("HUB_CORREO_EN_SEGUNDO_PLANO", default=True)
 
 # json: one object per line for a log shipper (default under HUB_PRODUCCION); texto: for people.
 HUB_LOG_FORMATO = env.str("HUB_LOG_FORMATO", default="json" if HUB_PRODUCCION else "texto").strip()

@@ -12,3 +12,7 @@ import secrets
 os.environ.setdefault("SECRET_KEY", "pruebas-" + secrets.token_urlsafe(48))
 
 from hub.settings import *  # noqa: F403
+
+# Tests read mail.outbox right after a request: the sign-in pages' mail is sent as the answer
+# closes, not by the mail thread (tests/cuentas/test_clave_olvidada.py turns the thread on).
+HUB_CORREO_EN_SEGUNDO_PLANO = False

@@ -3,9 +3,14 @@
 limit counts it, hub.limites.clave_ip: IPv6 by /64); once either is spent, every
 sign-in from that address is answered 429 (the right password too) until its window passes.
 
-Only failures count, and per address: a stranger cannot lock a person out from elsewhere. The
-counters live in the shared cache through hub.limites; when it cannot count, sign-in fails closed
-(503), as failed verifications do: an unlimited password guesser is worse than a short outage.
+Only failures count, and per address: a stranger cannot lock a person out from elsewhere. Across
+addresses, an account's failures from browsers it does not know lock it for such browsers only
+(apps.cuentas.bloqueos, issue 23 item 5); a browser with the account's device cookie
+(apps.cuentas.dispositivos) keeps getting in, within a budget of failures of its own.
+
+The counters live in the shared cache through hub.limites; when it cannot count, sign-in fails
+closed (503), as failed verifications do: an unlimited password guesser is worse than a short
+outage.
 """
 
 from __future__ import annotations
@@ -16,12 +21,14 @@ import math
 from collections.abc import Callable
 from datetime import timedelta
 
-from django.contrib.auth.signals import user_login_failed
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils import timezone
 
+from apps.cuentas import bloqueos, correo, dispositivos
 from hub.ip import ip_cliente
 from hub.limites import CacheNoDisponible, Regla, Uso, clave_ip, contar
 
@@ -49,6 +56,7 @@ REGLAS_INGRESO = (
     Regla("ingreso-direccion", lambda: POR_DIRECCION, VENTANA, clave_ip),
 )
 REGLA_OLVIDO = Regla("clave-olvido", lambda: OLVIDOS_POR_HORA, 3600, clave_ip)
+GRUPO_DISPOSITIVO = "ingreso-dispositivo"
 
 
 def _uso(request: HttpRequest, regla: Regla, *, incrementar: bool) -> Uso:
@@ -71,6 +79,29 @@ def bloqueo(request: HttpRequest) -> Uso | None:
     return max(agotados, key=lambda u: u.reintentar_en) if agotados else None
 
 
+def _uso_dispositivo(nonce: str, *, incrementar: bool) -> Uso:
+    """The failures of one known browser (its device cookie's nonce) in the account's window."""
+    return contar(
+        grupo=GRUPO_DISPOSITIVO,
+        clave=nonce,
+        limite=settings.HUB_INGRESO_FALLOS_DISPOSITIVO,
+        ventana=settings.HUB_INGRESO_VENTANA_CUENTA,
+        incrementar=incrementar,
+    )
+
+
+def dispositivo_conocido(request: HttpRequest, nombre: str) -> str | None:
+    """The nonce of this browser's device cookie for the account, if valid and its budget of
+    failures is not spent; raises CacheNoDisponible."""
+    nonce = dispositivos.reconocido(request, nombre)
+    if nonce is None:
+        return None
+    uso = _uso_dispositivo(nonce, incrementar=False)
+    # A spent budget makes it a browser like any other (OWASP puts it in a lockout list): the
+    # account's lock, if any, applies to it, and its failures count towards the account again.
+    return nonce if uso.usados < uso.limite else None
+
+
 @receiver(user_login_failed, dispatch_uid="cuentas-ingreso-fallido")
 def anotar_fallo(sender, credentials: dict, request: HttpRequest | None = None, **kwargs) -> None:
     """Count one failed sign-in and log it: who was named and from where, never the password."""
@@ -82,17 +113,35 @@ def anotar_fallo(sender, credentials: dict, request: HttpRequest | None = None, 
     try:
         for regla in REGLAS_INGRESO:
             _uso(request, regla, incrementar=True)
+        nombre = cuenta(request)
+        if not nombre:
+            return
+        # Set by limitar_ingreso: a known browser's failures count against its own budget only.
+        nonce = getattr(request, "_hub_dispositivo", None)
+        if nonce is not None:
+            _uso_dispositivo(nonce, incrementar=True)
+        else:
+            bloqueos.anotar_fallo(request, nombre)
     except CacheNoDisponible:
         logger.error("cache no disponible: ingreso fallido sin contar")
 
 
-def _respuesta(request: HttpRequest, uso: Uso | None, estado: int) -> HttpResponse:
-    contexto = {"no_disponible": uso is None}
+@receiver(user_logged_in, dispatch_uid="cuentas-ingreso-exitoso")
+def anotar_ingreso(sender, request: HttpRequest | None, user, **kwargs) -> None:
+    """Remember who signed in: limitar_ingreso gives that browser a fresh device cookie."""
+    if request is not None:
+        request._hub_ingresado = user
+
+
+def _respuesta(
+    request: HttpRequest, segundos: int | None, estado: int, *, protegida: bool = False
+) -> HttpResponse:
+    contexto = {"no_disponible": segundos is None, "protegida": protegida}
     headers = {"Cache-Control": "no-store"}
-    if uso is not None:
-        contexto["minutos"] = math.ceil(uso.reintentar_en / 60)
-        contexto["hora"] = timezone.localtime() + timedelta(seconds=uso.reintentar_en)
-        headers["Retry-After"] = str(uso.reintentar_en)
+    if segundos is not None:
+        contexto["minutos"] = math.ceil(segundos / 60)
+        contexto["hora"] = timezone.localtime() + timedelta(seconds=segundos)
+        headers["Retry-After"] = str(segundos)
     return TemplateResponse(
         request, "cuentas/demasiados_intentos.html", contexto, status=estado, headers=headers
     )
@@ -100,7 +149,12 @@ def _respuesta(request: HttpRequest, uso: Uso | None, estado: int) -> HttpRespon
 
 def demasiados_intentos(request: HttpRequest, uso: Uso) -> HttpResponse:
     """429 with Retry-After and the branded Spanish page."""
-    return _respuesta(request, uso, 429)
+    return _respuesta(request, uso.reintentar_en, 429)
+
+
+def cuenta_protegida(request: HttpRequest, segundos: int) -> HttpResponse:
+    """429 for a browser the locked account does not know: its password was not even checked."""
+    return _respuesta(request, segundos, 429, protegida=True)
 
 
 def no_disponible(request: HttpRequest) -> HttpResponse:
@@ -108,26 +162,59 @@ def no_disponible(request: HttpRequest) -> HttpResponse:
     return _respuesta(request, None, 503)
 
 
+def _antes_de_ingresar(request: HttpRequest) -> HttpResponse | None:
+    """The refusal a sign-in POST gets before its password is checked, or None to go on.
+
+    Raises CacheNoDisponible.
+    """
+    uso = bloqueo(request)
+    if uso is not None:
+        logger.warning(
+            "ingreso bloqueado: usuario=%r ip=%s durante %s s",
+            cuenta(request),
+            ip_cliente(request),
+            uso.reintentar_en,
+        )
+        return demasiados_intentos(request, uso)
+    nombre = cuenta(request)
+    if not nombre:
+        return None
+    request._hub_dispositivo = dispositivo_conocido(request, nombre)
+    if request._hub_dispositivo is not None:
+        return None  # a browser that signed in to this account before: the lock is not for it
+    segundos = bloqueos.espera(request, nombre)
+    if segundos is None:
+        return None
+    logger.warning(
+        "ingreso protegido, navegador desconocido: usuario=%r ip=%s durante %s s",
+        nombre,
+        ip_cliente(request),
+        segundos,
+    )
+    return cuenta_protegida(request, segundos)
+
+
 def limitar_ingreso(vista: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Wrap a sign-in view: a POST from an address that spent its failures gets 429."""
+    """Wrap a sign-in view: a POST from an address that spent its failures gets 429, and so does
+    one from a browser a locked account does not know; a successful sign-in gets a fresh device
+    cookie, and the mail the attempt queued leaves after the answer."""
 
     @functools.wraps(vista)
     def envuelta(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if request.method == "POST":
             try:
-                uso = bloqueo(request)
+                rechazo = _antes_de_ingresar(request)
             except CacheNoDisponible:
                 logger.error("cache no disponible: ingreso rechazado (falla cerrado)")
                 return no_disponible(request)
-            if uso is not None:
-                logger.warning(
-                    "ingreso bloqueado: usuario=%r ip=%s durante %s s",
-                    cuenta(request),
-                    ip_cliente(request),
-                    uso.reintentar_en,
-                )
-                return demasiados_intentos(request, uso)
-        return vista(request, *args, **kwargs)
+            if rechazo is not None:
+                return rechazo
+        respuesta = vista(request, *args, **kwargs)
+        usuario = getattr(request, "_hub_ingresado", None)
+        if request.method == "POST" and usuario is not None:
+            nombre = usuario.get_username().strip().casefold()[:MAX_USUARIO]
+            dispositivos.emitir(respuesta, cuenta=nombre)
+        return correo.entregar(request, respuesta)
 
     return envuelta
 

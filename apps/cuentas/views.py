@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse_lazy
 from django.utils.decorators import method_decorator
 
+from apps.cuentas.correo import tras_responder
 from apps.cuentas.formularios import FormularioIngreso, FormularioNuevaClave, FormularioOlvido
 from apps.cuentas.intentos import limitar_ingreso, limitar_olvido
 from apps.marca import selectors
@@ -37,8 +38,10 @@ class SalidaView(auth_views.LogoutView):
 
 
 @method_decorator(limitar_olvido, name="dispatch")
+@method_decorator(tras_responder, name="dispatch")
 class OlvidoView(auth_views.PasswordResetView):
-    """Ask for a reset link; the e-mail leaves through the configured backend."""
+    """Ask for a reset link; the e-mail leaves through the configured backend after the answer,
+    and an unknown address takes the same steps (FormularioOlvido.save)."""
 
     template_name = "cuentas/clave_olvido.html"
     form_class = FormularioOlvido

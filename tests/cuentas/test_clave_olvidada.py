@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 import re
+import smtplib
+import threading
+from unittest import mock
 
 import pytest
+from django.contrib.auth.tokens import default_token_generator
 from django.core import mail
+from django.core.mail import EmailMessage
+from django.template import loader
 
+from apps.cuentas import correo
+from apps.cuentas.views import OlvidoView
 from apps.marca import services as marca
 from tests.factories import UserFactory
 
@@ -80,3 +89,110 @@ def test_a_tampered_link_is_refused(client):
     enlace = _enlace(mail.outbox[0])
     malo = enlace[:-3] + "zz/"
     assert "El enlace ya no sirve" in client.get(malo, follow=True).content.decode()
+
+
+# Issue 23 item 4: the answer must not tell a registered address from an unknown one by its time.
+# Both branches do the same steps (sign a token, render subject and body, hand one message to the
+# mail layer) and the mail leaves after the answer; what is asserted is the steps, never a time.
+
+
+def _pasos_de(client, correo: str) -> list:
+    """The steps one reset request takes: tokens signed, templates rendered, messages handed to
+    the mail layer (Django's EmailMessage.send), in order."""
+    pasos: list = []
+    firmar = default_token_generator.make_token
+    renderizar = loader.render_to_string
+    enviar = EmailMessage.send
+
+    def token(usuario):
+        pasos.append("token")
+        return firmar(usuario)
+
+    def plantilla(nombre, *args, **kwargs):
+        pasos.append(("plantilla", nombre))
+        return renderizar(nombre, *args, **kwargs)
+
+    def envio(mensaje, *args, **kwargs):
+        pasos.append(("envío", type(mensaje).__name__))
+        return enviar(mensaje, *args, **kwargs)
+
+    with (
+        mock.patch.object(default_token_generator, "make_token", side_effect=token),
+        mock.patch.object(loader, "render_to_string", side_effect=plantilla),
+        mock.patch.object(EmailMessage, "send", autospec=True, side_effect=envio),
+    ):
+        r = client.post(OLVIDO, {"email": correo})
+    assert r.status_code == 302 and r["Location"] == "/cuentas/clave/enviada/"
+    return pasos
+
+
+PASOS = [
+    "token",
+    ("plantilla", "cuentas/correo_clave_asunto.txt"),
+    ("plantilla", "cuentas/correo_clave.txt"),
+    ("envío", "EmailMultiAlternatives"),
+]
+
+
+@pytest.mark.parametrize("otro", ["nadie@entidad.gov.co", "jorge@entidad.gov.co"])
+def test_a_known_and_an_unknown_or_blocked_address_take_the_same_steps(client, otro):
+    UserFactory(username="camila", email="camila@entidad.gov.co")
+    UserFactory(username="jorge", email="jorge@entidad.gov.co", is_active=False)
+    conocido = _pasos_de(client, "camila@entidad.gov.co")
+    desconocido = _pasos_de(client, otro)
+    assert conocido == PASOS
+    assert desconocido == PASOS
+    # The same steps, but only the person with the address gets a message.
+    assert [m.to for m in mail.outbox] == [["camila@entidad.gov.co"]]
+
+
+def test_the_e_mail_leaves_after_the_answer_is_sent(rf):
+    UserFactory(username="camila", email="camila@entidad.gov.co")
+    request = rf.post(OLVIDO, {"email": "camila@entidad.gov.co"})
+    request._dont_enforce_csrf_checks = True
+    respuesta = OlvidoView.as_view()(request)
+    assert respuesta.status_code == 302
+    assert mail.outbox == []  # the answer is ready and nothing was sent yet
+    respuesta.close()  # what the WSGI server calls once the answer went out
+    assert [m.to for m in mail.outbox] == [["camila@entidad.gov.co"]]
+
+
+def test_with_the_mail_thread_the_worker_answers_while_the_mail_server_is_still_busy(
+    client, settings, monkeypatch
+):
+    settings.HUB_CORREO_EN_SEGUNDO_PLANO = True
+    UserFactory(username="camila", email="camila@entidad.gov.co")
+    enviando, liberar = threading.Event(), threading.Event()
+    enviar = EmailMessage.send
+
+    def servidor_lento(mensaje, *args, **kwargs):
+        enviando.set()
+        liberar.wait(10)
+        return enviar(mensaje, *args, **kwargs)
+
+    monkeypatch.setattr(EmailMessage, "send", servidor_lento)
+    r = client.post(OLVIDO, {"email": "camila@entidad.gov.co"})
+    # The answer is back, and so is the next one, while the mail server still holds the message.
+    assert r.status_code == 302
+    assert client.post(OLVIDO, {"email": "nadie@entidad.gov.co"}).status_code == 302
+    assert enviando.wait(10) and mail.outbox == []
+    liberar.set()
+    correo.repartidor.esperar(10)
+    assert [m.to for m in mail.outbox] == [["camila@entidad.gov.co"]]
+
+
+def test_a_mail_server_failure_after_the_answer_is_logged_without_the_address(
+    client, monkeypatch, caplog
+):
+    UserFactory(username="camila", email="camila@entidad.gov.co")
+
+    def caido(mensaje, *args, **kwargs):
+        raise smtplib.SMTPServerDisconnected("sin servidor")
+
+    monkeypatch.setattr(EmailMessage, "send", caido)
+    with caplog.at_level(logging.INFO):
+        r = client.post(OLVIDO, {"email": "camila@entidad.gov.co"})
+    assert r.status_code == 302
+    [registro] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert "no se pudo enviar" in registro.getMessage()
+    assert "camila" not in caplog.text

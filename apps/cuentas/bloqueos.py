@@ -1,0 +1,147 @@
+"""Per-account protection across addresses (issue 23 item 5; OWASP "device cookies").
+
+Failed sign-ins for one account from browsers without its device cookie are counted whatever the
+address (django-ratelimit through hub.limites, as every limit). At the ceiling
+(HUB_INGRESO_TECHO_CUENTA per HUB_INGRESO_VENTANA_CUENTA seconds) the account is locked for such
+browsers until the window ends: they are refused before their password is checked, so the answer
+tells nothing about it. A browser that signed in to the account before keeps getting in: a stranger
+cannot lock a person out of their own browser. An existing account's lock is also a row
+(BloqueoIngreso): the admin lists it and can end it, it survives a cache that lost its counts, and
+the person is told by e-mail once, when it opens.
+
+The count's key carries the id of the account's last episode that is over ("época"): once an
+administrator ends a lock, or a lock ends by itself, the count starts again from zero.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.template import loader
+from django.utils import timezone
+
+from apps.cuentas import correo
+from apps.cuentas.models import BloqueoIngreso, User
+from apps.marca import selectors
+from hub.limites import Uso, contar
+
+logger = logging.getLogger(__name__)
+
+GRUPO = "ingreso-cuenta-total"
+
+
+@dataclass(frozen=True)
+class Estado:
+    """An account's lock as the database says: its episode in force (or None) and its época."""
+
+    activo: BloqueoIngreso | None
+    epoca: int
+
+
+def estado(request: HttpRequest, cuenta: str) -> Estado:
+    """The account's lock state: one small query, once per request."""
+    guardado = getattr(request, "_hub_estado_cuenta", None)
+    if guardado is not None:
+        return guardado
+    ultimo = BloqueoIngreso.objects.de_cuenta(cuenta).order_by("-id").first()
+    if ultimo is not None and ultimo.levantado_en is None and ultimo.hasta > timezone.now():
+        resultado = Estado(activo=ultimo, epoca=0)
+    else:
+        resultado = Estado(activo=None, epoca=ultimo.pk if ultimo is not None else 0)
+    request._hub_estado_cuenta = resultado
+    return resultado
+
+
+def _uso(cuenta: str, epoca: int, *, incrementar: bool) -> Uso:
+    return contar(
+        grupo=GRUPO,
+        clave=f"{cuenta}\0{epoca}",
+        limite=settings.HUB_INGRESO_TECHO_CUENTA,
+        ventana=settings.HUB_INGRESO_VENTANA_CUENTA,
+        incrementar=incrementar,
+    )
+
+
+def espera(request: HttpRequest, cuenta: str) -> int | None:
+    """Seconds until a browser the account does not know may try again, or None if it may now.
+
+    Raises hub.limites.CacheNoDisponible.
+    """
+    actual = estado(request, cuenta)
+    if actual.activo is not None:
+        return max(1, int((actual.activo.hasta - timezone.now()).total_seconds()) + 1)
+    uso = _uso(cuenta, actual.epoca, incrementar=False)
+    # An account that does not exist is locked by the count alone, the same for the caller.
+    return uso.reintentar_en if uso.usados >= uso.limite else None
+
+
+def anotar_fallo(request: HttpRequest, cuenta: str) -> None:
+    """Count a failure from a browser the account does not know; at the ceiling, open the lock.
+
+    Raises hub.limites.CacheNoDisponible.
+    """
+    actual = estado(request, cuenta)
+    if actual.activo is not None:
+        return  # already locked: such browsers are refused before their password is checked
+    uso = _uso(cuenta, actual.epoca, incrementar=True)
+    # The count is atomic: exactly one failure reaches the ceiling, so one episode, one e-mail.
+    if uso.usados == uso.limite:
+        abrir(request=request, cuenta=cuenta, segundos=uso.reintentar_en)
+
+
+def abrir(*, request: HttpRequest, cuenta: str, segundos: int) -> BloqueoIngreso | None:
+    """Record the lock of an existing account and queue the e-mail that tells the person."""
+    usuario = User.objects.filter(username__iexact=cuenta).order_by("pk").first()
+    logger.warning("ingreso protegido: usuario=%r durante %s s", cuenta, segundos)
+    if usuario is None:
+        return None  # nobody to tell; the count alone keeps the lock
+    ahora = timezone.now()
+    con_correo = bool(usuario.email) and usuario.is_active
+    with transaction.atomic():
+        bloqueo = BloqueoIngreso.objects.create(
+            cuenta=cuenta,
+            usuario=usuario,
+            desde=ahora,
+            hasta=ahora + timedelta(seconds=segundos),
+            fallos=settings.HUB_INGRESO_TECHO_CUENTA,
+            avisado_en=ahora if con_correo else None,
+        )
+    if con_correo:
+        correo.encolar(request, _aviso(usuario, bloqueo))
+    return bloqueo
+
+
+def _aviso(usuario: User, bloqueo: BloqueoIngreso) -> EmailMultiAlternatives:
+    """The e-mail that tells the person their account is protected, and what to do."""
+    marca = selectors.marca_publica().datos
+    contexto = {
+        "usuario": usuario,
+        "bloqueo": bloqueo,
+        "nombre_marca": marca["nombre"],
+        "entidad": marca["nombre_entidad"] or marca["nombre"],
+        "contacto": marca["contacto_correo"],
+        "minutos_ventana": settings.HUB_INGRESO_VENTANA_CUENTA // 60,
+    }
+    asunto = loader.render_to_string("cuentas/correo_bloqueo_asunto.txt", contexto)
+    return EmailMultiAlternatives(
+        "".join(asunto.splitlines()),
+        loader.render_to_string("cuentas/correo_bloqueo.txt", contexto),
+        to=[usuario.email],
+    )
+
+
+def levantar(*, bloqueos: QuerySet[BloqueoIngreso], por: User) -> int:
+    """End the locks in force among `bloqueos`; their accounts' counts start again. How many."""
+    with transaction.atomic():
+        return (
+            BloqueoIngreso.objects.filter(pk__in=bloqueos.values("pk"))
+            .activos()
+            .update(levantado_en=timezone.now(), levantado_por=por)
+        )
