@@ -6,8 +6,11 @@ import base64
 import json
 import string
 import struct
+import subprocess
+import sys
 import time
 from datetime import timedelta
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -252,6 +255,30 @@ def test_a_token_issued_before_a_key_rotation_still_confirms(completo, como_comp
         assert confirmacion.verificar(token, identidad, "prueba_grupo", dict(ARGUMENTOS), 300)
     with override_settings(SECRET_KEY="n" * 50, SECRET_KEY_FALLBACKS=[]):
         assert _codigo_de(token, identidad) == "CONFIRMACION_INVALIDA"
+
+
+def test_former_keys_come_from_the_environment(tmp_path):
+    programa = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.SECRET_KEY_FALLBACKS)"
+    )
+    entorno = {
+        "PATH": "/usr/bin:/bin",
+        "DJANGO_SETTINGS_MODULE": "hub.settings",
+        "SECRET_KEY": "n" * 25 + "m" * 25,
+        "SECRET_KEY_FALLBACKS": "vieja-" + "v" * 50 + ",otra-" + "o" * 50,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}",
+    }
+    salida = subprocess.run(
+        [sys.executable, "-c", programa],
+        cwd=Path(__file__).resolve().parents[2],
+        env=entorno,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    assert salida.strip() == str(["vieja-" + "v" * 50, "otra-" + "o" * 50])
 
 
 def test_a_used_token_is_kept_until_it_expires(client, como_completo, herramientas_prueba):
