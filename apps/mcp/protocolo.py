@@ -26,7 +26,7 @@ from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from hub import respuestas
 from hub.ip import ip_cliente
-from hub.limites import poner_cabeceras
+from hub.limites import Uso, poner_cabeceras
 from hub.texto import tiene_sustitutos
 
 logger = logging.getLogger(__name__)
@@ -249,7 +249,8 @@ def vista_mcp(request: HttpRequest) -> HttpResponse:
             uso = limites_mcp.aplicar_rechazo(request, ajustes)
         except respuestas.ErrorAPI as exceso:
             return _rechazar(request, exceso)
-        return _rechazar(request, rechazo, uso, quien=rechazo)
+        quien = rechazo if isinstance(rechazo, credenciales.SinAcceso) else None
+        return _rechazar(request, rechazo, uso, quien=quien)
     try:
         uso = limites_mcp.aplicar_endpoint(
             request,
@@ -265,9 +266,9 @@ def vista_mcp(request: HttpRequest) -> HttpResponse:
 def _rechazar(
     request: HttpRequest,
     error: respuestas.ErrorAPI,
-    uso: Any = None,
+    uso: Uso | None = None,
     *,
-    quien: Any = None,
+    quien: rechazos.Quien | None = None,
 ) -> HttpResponse:
     """The envelope of a call refused before any tool ran; 401/403/429 are counted per minute
     under `quien` (an identity or credenciales.SinAcceso) or the address (apps.mcp.rechazos)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from django.core.cache import cache
 from django.db.models import BooleanField, Case, F, PositiveIntegerField, Value, When
@@ -30,7 +30,8 @@ from django.db.models.functions import Greatest
 from django.http import HttpRequest
 from django.utils import timezone
 
-from apps.mcp.models import RechazoAsistente
+from apps.cuentas.models import User
+from apps.mcp.models import ClaveApi, RechazoAsistente
 from hub.limites import clave_ip
 from hub.respuestas import ErrorAPI
 
@@ -41,6 +42,13 @@ PREFIJO = "mcp:rechazo"
 # A pending counter waits for a later refusal, the admin, uso_asistente or the daily maintenance.
 VIDA = 2 * 24 * 3600
 LOTE = 200
+
+
+class Quien(Protocol):
+    """Who the credentials said is calling: an Identidad, or credenciales.SinAcceso."""
+
+    usuario: User | None
+    clave: ClaveApi | None
 
 
 class Proceso:
@@ -78,17 +86,20 @@ def clave_cache(fila: RechazoAsistente) -> str:
     return _clave(fila.minuto, fila.quien, fila.estado, fila.codigo)
 
 
-def _quien(request: HttpRequest, usuario: Any, clave: Any) -> tuple[str, str]:
+def _quien(request: HttpRequest, usuario: User | None, clave: ClaveApi | None) -> tuple[str, str]:
     """(counting key, address kept): the person and/or key when known, else the address."""
-    partes = [f"u{usuario.pk}" if usuario is not None else "", f"k{clave.pk}" if clave else ""]
+    partes = [
+        f"u{usuario.pk}" if usuario is not None else "",
+        f"k{clave.pk}" if clave is not None else "",
+    ]
     if any(partes):
         return "".join(partes), ""
     direccion = clave_ip(request)
     return f"ip {direccion}", direccion
 
 
-def anotar(request: HttpRequest, error: ErrorAPI, *, quien: Any = None) -> None:
-    """Count one refused call (`quien`: anything with `usuario` and `clave`); never raises."""
+def anotar(request: HttpRequest, error: ErrorAPI, *, quien: Quien | None = None) -> None:
+    """Count one refused call under `quien`, or the address when None; never raises."""
     if error.status not in CONTADOS:
         return
     try:
@@ -97,9 +108,9 @@ def anotar(request: HttpRequest, error: ErrorAPI, *, quien: Any = None) -> None:
         logger.exception("no se pudo contar un rechazo del asistente")
 
 
-def _anotar(request: HttpRequest, estado: int, codigo: str, quien: Any) -> None:
-    usuario = getattr(quien, "usuario", None)
-    clave_api = getattr(quien, "clave", None)
+def _anotar(request: HttpRequest, estado: int, codigo: str, quien: Quien | None) -> None:
+    usuario = quien.usuario if quien is not None else None
+    clave_api = quien.clave if quien is not None else None
     texto, direccion = _quien(request, usuario, clave_api)
     minuto = minuto_actual()
     clave = _clave(minuto, texto, estado, codigo)
