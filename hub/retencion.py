@@ -15,7 +15,12 @@ from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.db.models import QuerySet
 
-from apps.mcp.models import AuditoriaQuerySet, ConfirmacionUsada, RegistroAuditoria
+from apps.mcp.models import (
+    AuditoriaQuerySet,
+    ConfirmacionUsada,
+    RechazoAsistente,
+    RegistroAuditoria,
+)
 from apps.notificaciones.models import MensajeContacto
 
 LOTE = 5000
@@ -68,6 +73,23 @@ def _auditoria(ahora: datetime) -> Purga:
     )
 
 
+def _rechazos(ahora: datetime) -> Purga:
+    """The refusal counts sit beside the audit log: they are kept as long as it is."""
+    dias = settings.HUB_RETENCION_AUDITORIA_DIAS
+    if dias is None:
+        return Purga(
+            "rechazos del asistente",
+            "borradas",
+            None,
+            motivo="se conserva todo, como el registro de auditoría",
+        )
+    return Purga(
+        f"rechazos del asistente (más de {dias} días)",
+        "borradas",
+        RechazoAsistente.objects.anteriores_a(ahora - timedelta(days=dias)),
+    )
+
+
 def purgas(ahora: datetime) -> list[Purga]:
     """Every purge, with the retentions of the settings."""
     contacto = settings.HUB_RETENCION_CONTACTO_DIAS
@@ -79,6 +101,7 @@ def purgas(ahora: datetime) -> list[Purga]:
             ConfirmacionUsada.objects.vencidas(ahora),
         ),
         _auditoria(ahora),
+        _rechazos(ahora),
         Purga(
             f"mensajes de contacto (más de {contacto} días)",
             "borrados",

@@ -115,6 +115,8 @@ if not SECRET_KEY:
             "una clave local de desarrollo guardada en var/."
         )
     SECRET_KEY = _clave_de_desarrollo()
+# Former keys, still accepted while a rotation ends (signed values, confirmation tokens).
+SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 

@@ -1,34 +1,50 @@
 """Confirmation tokens of two-step writes (DESIGN 9).
 
-A token is a `django.core.signing` value (timestamped, salted for this purpose) carrying a random
-id, the user, the credential, the tool, the SHA-256 of the canonical arguments and its expiry.
-A signed value is readable by anyone (base64 of JSON), so the user and the credential travel as
-keyed digests (HMAC with SECRET_KEY), never as their internal ids. Step 2 checks all of it, then
-inserts the id into `ConfirmacionUsada` (primary key) inside the write's own transaction: a token
-executes at most once, whatever the number of hosts. The row keeps the token's expiry: after it
-the token cannot be presented any more, and the maintenance command deletes the row.
+A token is a Fernet token (`cryptography`: AES-128-CBC then HMAC-SHA256, authenticated) of a JSON
+payload: a random id, the user's id, the credential's id, the tool, the SHA-256 of the canonical
+arguments, the issue time and the expiry. Nothing in it is readable without the server's key:
+  - the key is derived from SECRET_KEY with HKDF-SHA256 and this module's purpose, and one per
+    SECRET_KEY_FALLBACKS opens tokens issued before a rotation (MultiFernet);
+  - Fernet writes its creation time in clear: it is written as 0, the times travel inside;
+  - the token is the canonical unpadded base64: a character changed that a lenient decoder would
+    read as the same bytes is refused all the same.
+Step 2 checks all of it, then inserts the id into `ConfirmacionUsada` (primary key) inside the
+write's own transaction: a token executes at most once, whatever the number of hosts. The row keeps
+the token's expiry: after it the token cannot be presented any more, and the maintenance command
+deletes the row.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import functools
 import hashlib
+import json
 import secrets
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from django.core import signing
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.crypto import constant_time_compare
+from django.utils.encoding import force_bytes
 
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import ConfirmacionUsada, TokenPersonal
 from apps.mcp.registro import ErrorHerramienta
 from hub.respuestas import a_json
 
-SAL = "apps.mcp.confirmacion.v1"
+PROPOSITO = b"apps.mcp.confirmacion.v2"
 LARGO_MAXIMO = 600
+# The used-token table's column: a longer tool name could not be spent.
+LARGO_HERRAMIENTA = ConfirmacionUsada._meta.get_field("herramienta").max_length
+_CAMPOS = {"j": str, "u": int, "c": str, "h": str, "d": str, "e": int, "v": int}
 
 
 def huella_argumentos(datos: dict[str, Any]) -> str:
@@ -45,28 +61,67 @@ def _ordenado(valor: Any) -> Any:
     return valor
 
 
-def _huella(clase: str, valor: Any) -> str:
-    """A keyed digest of an internal id: comparable by the server, meaningless to a reader."""
-    return salted_hmac(f"{SAL}.{clase}", str(valor), algorithm="sha256").hexdigest()[:32]
+@functools.lru_cache(maxsize=8)
+def _fernet(claves: tuple[str, ...]) -> MultiFernet:
+    """One Fernet key per secret (the first encrypts, all decrypt), each derived for this use."""
+    return MultiFernet(
+        [
+            Fernet(
+                base64.urlsafe_b64encode(
+                    HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=PROPOSITO).derive(
+                        force_bytes(clave)
+                    )
+                )
+            )
+            for clave in claves
+        ]
+    )
 
 
-def _huella_usuario(identidad: Identidad) -> str:
-    return _huella("u", identidad.usuario.pk if identidad.usuario is not None else "")
+def _cifrador() -> MultiFernet:
+    return _fernet((settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS))
+
+
+def cifrar(carga: Any) -> str:
+    """The payload sealed with the server's key: canonical base64 without padding."""
+    sellado = _cifrador().encrypt_at_time(a_json(carga), 0)
+    return sellado.rstrip(b"=").decode("ascii")
+
+
+def descifrar(token: str) -> Any:
+    """The payload of a token sealed with the server's key (or a fallback); None otherwise."""
+    if not token.isascii():
+        return None
+    try:
+        crudo = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    canonico = base64.urlsafe_b64encode(crudo)
+    if canonico.rstrip(b"=").decode("ascii") != token:
+        return None
+    try:
+        return json.loads(_cifrador().decrypt(canonico))
+    except (InvalidToken, ValueError):
+        return None
 
 
 def emitir(identidad: Identidad, herramienta: str, datos: dict[str, Any], *, segundos: int) -> str:
     """A new single-use confirmation token for these exact arguments, valid `segundos`."""
+    if len(herramienta) > LARGO_HERRAMIENTA:
+        raise ValueError(f"nombre de herramienta de más de {LARGO_HERRAMIENTA} caracteres")
+    ahora = int(time.time())
     carga = {
         "j": secrets.token_hex(16),
-        "u": _huella_usuario(identidad),
-        "c": _huella("c", identidad.credencial_id),
+        "u": identidad.usuario.pk if identidad.usuario is not None else 0,
+        "c": identidad.credencial_id,
         "h": herramienta,
         "d": huella_argumentos(datos),
+        "e": ahora,
         # Fixed at issue: a longer validity set later cannot revive it, so its row can go.
-        "v": int(time.time()) + segundos,
+        "v": ahora + segundos,
     }
-    token = signing.dumps(carga, salt=SAL, compress=False)
-    if len(token) > LARGO_MAXIMO:  # pragma: no cover - the payload has a fixed size
+    token = cifrar(carga)
+    if len(token) > LARGO_MAXIMO:  # pragma: no cover - bounded by the fields' sizes (tested)
         raise RuntimeError("token de confirmación demasiado largo")
     return token
 
@@ -78,44 +133,50 @@ def vence_en(segundos: int) -> str:
     )
 
 
-def _credencial_caducada(huella: str, identidad: Identidad) -> bool:
+def _credencial_caducada(credencial: str, identidad: Identidad) -> bool:
     """True when the step-1 credential was one of this person's tokens and is no longer valid
     (revoked, expired or deleted); False when it is another credential still in force."""
-    for token in TokenPersonal.objects.filter(usuario=identidad.usuario):
-        if constant_time_compare(_huella("c", f"t{token.pk}"), huella):
-            return not token.vigente()
-    return True
+    if not credencial.startswith("t") or not credencial[1:].isdigit():
+        return True
+    token = TokenPersonal.objects.filter(pk=int(credencial[1:]), usuario=identidad.usuario).first()
+    return token is None or not token.vigente()
+
+
+def _vencida() -> ErrorHerramienta:
+    return ErrorHerramienta(
+        "CONFIRMACION_VENCIDA",
+        "El token de confirmación venció. Pida una nueva vista previa (sin confirmar).",
+    )
+
+
+def _bien_formada(carga: Any) -> bool:
+    return isinstance(carga, dict) and all(
+        isinstance(carga.get(campo), tipo) and not isinstance(carga.get(campo), bool)
+        for campo, tipo in _CAMPOS.items()
+    )
 
 
 def verificar(
     token: str, identidad: Identidad, herramienta: str, datos: dict[str, Any], segundos: int
 ) -> dict[str, Any]:
     """The token's payload when it may confirm this call; ErrorHerramienta otherwise."""
-    try:
-        carga = signing.loads(token, salt=SAL, max_age=segundos)
-    except signing.SignatureExpired:
-        raise ErrorHerramienta(
-            "CONFIRMACION_VENCIDA",
-            "El token de confirmación venció. Pida una nueva vista previa (sin confirmar).",
-        ) from None
-    except signing.BadSignature:
+    carga = descifrar(token)
+    if not _bien_formada(carga):
         raise ErrorHerramienta(
             "CONFIRMACION_INVALIDA",
             "El token de confirmación no es válido. Pida una nueva vista previa.",
-        ) from None
-    if not isinstance(carga, dict) or not {"j", "u", "c", "h", "d", "v"} <= set(carga):
-        raise ErrorHerramienta("CONFIRMACION_INVALIDA", "El token de confirmación no es válido.")
-    if not isinstance(carga["v"], int) or time.time() > carga["v"]:
-        raise ErrorHerramienta(
-            "CONFIRMACION_VENCIDA",
-            "El token de confirmación venció. Pida una nueva vista previa (sin confirmar).",
         )
-    if not constant_time_compare(str(carga["u"]), _huella_usuario(identidad)):
+    ahora = time.time()
+    # Its own expiry, and the validity in force now: a shorter one set later shortens it.
+    if ahora > carga["v"] or ahora > carga["e"] + segundos:
+        raise _vencida()
+    usuario = identidad.usuario.pk if identidad.usuario is not None else 0
+    if carga["u"] != usuario:
         raise ErrorHerramienta(
             "CONFIRMACION_AJENA", "El token de confirmación fue emitido para otra persona."
         )
-    if not constant_time_compare(str(carga["c"]), _huella("c", identidad.credencial_id)):
-        if _credencial_caducada(str(carga["c"]), identidad):
+    if not constant_time_compare(carga["c"], identidad.credencial_id):
+        if _credencial_caducada(carga["c"], identidad):
             raise ErrorHerramienta(
                 "SESION_EXPIRADA",
                 "El token personal con que se pidió la vista previa venció o fue revocado. "
@@ -124,7 +185,7 @@ def verificar(
         raise ErrorHerramienta(
             "CONFIRMACION_AJENA", "El token de confirmación fue emitido para otra credencial."
         )
-    if carga["h"] != herramienta or carga["d"] != huella_argumentos(datos):
+    if carga["h"] != herramienta or not constant_time_compare(carga["d"], huella_argumentos(datos)):
         raise ErrorHerramienta(
             "CONFIRMACION_NO_COINCIDE",
             "El token de confirmación corresponde a otra operación o a otros argumentos. "

@@ -50,6 +50,15 @@ class Identidad:
         return str(self.clave.pk) if self.clave is not None else "-"
 
 
+class SinAcceso(ErrorAPI):
+    """403: a valid personal token whose owner may not use the assistant (counted under them)."""
+
+    def __init__(self, usuario: User, clave: ClaveApi | None):
+        super().__init__(403, "SIN_PERMISO", "Su usuario no tiene acceso al asistente.")
+        self.usuario = usuario
+        self.clave = clave
+
+
 def _no_autenticado(code: str, detalle: str) -> ErrorAPI:
     return ErrorAPI(
         401, code, detalle, headers={"WWW-Authenticate": f'{REALM}, error="invalid_token"'}
@@ -139,7 +148,7 @@ def identificar(request: HttpRequest, ajustes: AjustesAsistente) -> Identidad:
         )
     usuario = token.usuario if token is not None else None
     if usuario is not None and not services.puede_usar(usuario):
-        raise ErrorAPI(403, "SIN_PERMISO", "Su usuario no tiene acceso al asistente.")
+        raise SinAcceso(usuario, clave)
     ip = ip_cliente(request)
     ahora = timezone.now()
     if token is not None:

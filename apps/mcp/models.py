@@ -406,3 +406,70 @@ class RegistroAuditoria(models.Model):
 
     def delete(self, *args, **kwargs):
         raise SoloAgregar("El registro de auditoría no se borra.")
+
+
+class RechazoAsistenteQuerySet(models.QuerySet):
+    def pendientes(self) -> RechazoAsistenteQuerySet:
+        """Rows whose count may still grow in the cache."""
+        return self.filter(pendiente=True)
+
+    def entre(self, desde: datetime, hasta: datetime) -> RechazoAsistenteQuerySet:
+        return self.filter(minuto__gte=desde, minuto__lte=hasta)
+
+    def anteriores_a(self, fecha: datetime) -> RechazoAsistenteQuerySet:
+        return self.filter(minuto__lt=fecha)
+
+
+class RechazoAsistente(models.Model):
+    """Calls to the assistant refused before any tool ran (401, 403, 429), counted per minute,
+    per who (a person, an API key or, with neither, the client's address) and per code."""
+
+    minuto = models.DateTimeField("minuto", editable=False)
+    # The counting key: u<id>, k<id>, u<id>k<id> or "ip <address>" (no NULLs: unique on every
+    # database).
+    quien = models.CharField("quién", max_length=80, editable=False)
+    usuario = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        editable=False,
+    )
+    clave = models.ForeignKey(
+        ClaveApi,
+        verbose_name="integración",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        editable=False,
+    )
+    # As the per-address limits count it: IPv4, or an IPv6 host's /64.
+    direccion = models.CharField("dirección", max_length=49, blank=True, editable=False)
+    estado = models.PositiveSmallIntegerField("estado HTTP", editable=False)
+    codigo = models.CharField("código", max_length=40, editable=False)
+    veces = models.PositiveIntegerField("veces", default=1, editable=False)
+    # True while the minute's count lives in the cache (apps.mcp.rechazos.volcar writes it).
+    pendiente = models.BooleanField(default=True, editable=False)
+
+    objects = RechazoAsistenteQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "rechazo del asistente"
+        verbose_name_plural = "rechazos del asistente"
+        ordering = ["-minuto", "-veces"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["minuto", "quien", "estado", "codigo"], name="mcp_rechazo_unico"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["minuto"], condition=Q(pendiente=True), name="mcp_rechazo_pendiente_idx"
+            )
+        ]
+
+    def __str__(self) -> str:
+        minuto = timezone.localtime(self.minuto)
+        return f"{minuto:%Y-%m-%d %H:%M} {self.estado} {self.codigo} ×{self.veces}"

@@ -20,13 +20,13 @@ from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from apps.mcp import credenciales, identidades, llamadas, secretos, services
+from apps.mcp import credenciales, identidades, llamadas, rechazos, secretos, services
 from apps.mcp import limites as limites_mcp
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from hub import respuestas
 from hub.ip import ip_cliente
-from hub.limites import poner_cabeceras
+from hub.limites import Uso, poner_cabeceras
 from hub.texto import tiene_sustitutos
 
 logger = logging.getLogger(__name__)
@@ -229,7 +229,10 @@ def vista_mcp(request: HttpRequest) -> HttpResponse:
         )
     ajustes = AjustesAsistente.cargar()
     if "HTTP_ORIGIN" in request.META and not _origen_permitido(request, ajustes):
-        return respuestas.error(403, "SIN_PERMISO", "El origen de la petición no está permitido.")
+        origen = respuestas.ErrorAPI(
+            403, "SIN_PERMISO", "El origen de la petición no está permitido."
+        )
+        return _rechazar(request, origen)
     if "HTTP_ACCEPT" in request.META and not _acepta_json(request.META["HTTP_ACCEPT"]):
         return respuestas.error(406, detalle="El asistente responde solo application/json.")
     version = request.META.get("HTTP_MCP_PROTOCOL_VERSION")
@@ -245,8 +248,9 @@ def vista_mcp(request: HttpRequest) -> HttpResponse:
         try:
             uso = limites_mcp.aplicar_rechazo(request, ajustes)
         except respuestas.ErrorAPI as exceso:
-            return respuestas.respuesta_de_error(exceso)
-        return poner_cabeceras(respuestas.respuesta_de_error(rechazo), uso)
+            return _rechazar(request, exceso)
+        quien = rechazo if isinstance(rechazo, credenciales.SinAcceso) else None
+        return _rechazar(request, rechazo, uso, quien=quien)
     try:
         uso = limites_mcp.aplicar_endpoint(
             request,
@@ -255,8 +259,21 @@ def vista_mcp(request: HttpRequest) -> HttpResponse:
             ajustes=ajustes,
         )
     except respuestas.ErrorAPI as exceso:
-        return respuestas.respuesta_de_error(exceso)
+        return _rechazar(request, exceso, quien=identidad)
     return poner_cabeceras(_atender(request, identidad, ajustes), uso)
+
+
+def _rechazar(
+    request: HttpRequest,
+    error: respuestas.ErrorAPI,
+    uso: Uso | None = None,
+    *,
+    quien: rechazos.Quien | None = None,
+) -> HttpResponse:
+    """The envelope of a call refused before any tool ran; 401/403/429 are counted per minute
+    under `quien` (an identity or credenciales.SinAcceso) or the address (apps.mcp.rechazos)."""
+    rechazos.anotar(request, error, quien=quien)
+    return poner_cabeceras(respuestas.respuesta_de_error(error), uso)
 
 
 def _atender(request: HttpRequest, identidad: Identidad, ajustes: AjustesAsistente) -> HttpResponse:

@@ -12,6 +12,7 @@ multiplies them and switches to random seeds, to dig deeper locally.
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import os
@@ -21,6 +22,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from cryptography.fernet import Fernet
 from django.core import signing
 from django.core.management import call_command
 from django.db import connection, transaction
@@ -260,13 +262,13 @@ def test_every_tool_with_arguments_from_its_schema_answers_within_its_contract(o
 
 # --- two-step writes with forged confirmation tokens ---------------------------------------------
 
-_B64 = string.ascii_letters + string.digits + "-_:"
+_B64 = string.ascii_letters + string.digits + "-_+/="
 FALSIFICACIONES = [
     "recortado",
     "caracter",
     "extendido",
     "aleatorio",
-    "otra_sal",
+    "formato_anterior",
     "otra_clave",
     "sin_firma",
     "otros_argumentos",
@@ -312,13 +314,14 @@ def _forjar(draw, org: Organizacion, herramienta: str, args: dict, genuino: str,
         return args, genuino + draw(st.text(st.sampled_from(_B64), min_size=1, max_size=400))
     if tipo == "aleatorio":
         return args, draw(st.text(min_size=1, max_size=600))
-    carga = signing.loads(genuino, salt=confirmacion.SAL)
-    if tipo == "otra_sal":
-        return args, signing.dumps(carga, salt="otra.sal")
+    carga = confirmacion.descifrar(genuino)
+    if tipo == "formato_anterior":  # the signed (readable) tokens of before
+        return args, signing.dumps(carga, salt="apps.mcp.confirmacion.v1")
     if tipo == "otra_clave":
-        return args, signing.dumps(carga, key="x" * 50, salt=confirmacion.SAL)
-    if tipo == "sin_firma":
-        return args, genuino.rsplit(":", 2)[0]
+        return args, Fernet(Fernet.generate_key()).encrypt(json.dumps(carga).encode()).decode()
+    if tipo == "sin_firma":  # the HMAC (last 32 bytes) removed
+        crudo = base64.urlsafe_b64decode(genuino + "=" * (-len(genuino) % 4))
+        return args, base64.urlsafe_b64encode(crudo[:-32]).decode().rstrip("=")
     if tipo == "otros_argumentos":
         clave = "comentario" if herramienta == "comentar_solicitud" else "descripcion"
         return {**args, clave: args[clave] + " (cambiado)"}, genuino

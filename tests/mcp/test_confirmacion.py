@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import string
+import struct
+import subprocess
+import sys
 import time
 from datetime import timedelta
+from pathlib import Path
 
 import jsonschema
 import pytest
+from cryptography.fernet import Fernet
 from django.contrib.auth.models import Group
 from django.core import signing
 from django.test import override_settings
 from django.utils import timezone
 
+from apps.cuentas.models import User
 from apps.mcp import confirmacion
 from apps.mcp.credenciales import Identidad
-from apps.mcp.models import ConfirmacionUsada
+from apps.mcp.models import ClaveApi, ConfirmacionUsada, TokenPersonal
+from apps.mcp.registro import ErrorHerramienta
 from tests.factories import UserFactory
 from tests.mcp.conftest import ajustar, llamar
 from tests.mcp.factories import nuevo_token
@@ -40,6 +49,27 @@ def _previa(client, cabeceras, nombre="Comité de prueba", **extra) -> str:
 def _confirmar(client, cabeceras, token, nombre="Comité de prueba", **extra):
     argumentos = {"nombre": nombre, "confirmar": True, "token_confirmacion": token, **extra}
     return llamar(client, "prueba_grupo", argumentos, **cabeceras)
+
+
+# The largest id a BigAutoField holds: the longest a user or a credential id can be.
+ID_MAS_LARGO = 2**63 - 1
+ALFABETO = string.ascii_letters + string.digits + "-_"
+ARGUMENTOS = {"nombre": "Comité de prueba", "fallar": False}  # as validated (default included)
+
+
+def _crudo(token: str) -> bytes:
+    """The token's base64 decoding, as anyone can do it."""
+    return base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+
+
+def _identidad(usuario) -> Identidad:
+    return Identidad(usuario=usuario, clave=None, token=usuario.tokens_mcp.get(), ip="127.0.0.1")
+
+
+def _codigo_de(token: str, identidad: Identidad, datos=ARGUMENTOS, segundos: int = 300) -> str:
+    with pytest.raises(ErrorHerramienta) as error:
+        confirmacion.verificar(token, identidad, "prueba_grupo", dict(datos), segundos)
+    return error.value.codigo
 
 
 def _codigo(r) -> str:
@@ -102,7 +132,7 @@ def test_an_expired_token_is_confirmacion_vencida(
     token = _previa(client, como_completo)
     ajustar(confirmacion_segundos=al_confirmar)
     ahora = time.time()
-    monkeypatch.setattr(signing.time, "time", lambda: ahora + 61)
+    monkeypatch.setattr(confirmacion.time, "time", lambda: ahora + 61)
     assert _codigo(_confirmar(client, como_completo, token)) == "CONFIRMACION_VENCIDA"
     assert _grupos() == 0
 
@@ -113,43 +143,142 @@ def test_a_token_within_its_validity_still_works(
     ajustar(confirmacion_segundos=60)
     token = _previa(client, como_completo)
     ahora = time.time()
-    monkeypatch.setattr(signing.time, "time", lambda: ahora + 50)
+    monkeypatch.setattr(confirmacion.time, "time", lambda: ahora + 50)
     assert _confirmar(client, como_completo, token).resultado["isError"] is False
 
 
-def _con_carga(token: str, carga: dict) -> str:
-    """The same timestamp and signature around another payload."""
-    _, marca, firma = token.rsplit(":", 2)
-    nueva = signing.b64_encode(signing.JSONSerializer().dumps(carga)).decode()
-    return f"{nueva}:{marca}:{firma}"
-
-
-@pytest.mark.parametrize("cambio", ["firma", "carga", "basura", "otra_sal"])
+@pytest.mark.parametrize("cambio", ["recortado", "extendido", "basura", "otra_clave", "firmado"])
 def test_a_tampered_token_is_confirmacion_invalida(
     client, como_completo, herramientas_prueba, cambio
 ):
     token = _previa(client, como_completo)
-    carga = signing.loads(token, salt=confirmacion.SAL)
+    carga = confirmacion.descifrar(token)
     alterados = {
-        "firma": token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
-        "carga": _con_carga(token, {**carga, "u": "0" * len(carga["u"])}),
+        "recortado": token[:-1],
+        "extendido": token + "A",
         "basura": "no-es-un-token",
-        "otra_sal": signing.dumps(carga, salt="apps.mcp.otra"),
+        # The same payload sealed with a key that is not the server's.
+        "otra_clave": Fernet(Fernet.generate_key()).encrypt(json.dumps(carga).encode()).decode(),
+        # A token of the former format (signed, readable): refused, a new preview is needed.
+        "firmado": signing.dumps(carga, salt="apps.mcp.confirmacion.v1"),
     }
     assert _codigo(_confirmar(client, como_completo, alterados[cambio])) == "CONFIRMACION_INVALIDA"
     assert _grupos() == 0
 
 
-def test_the_token_shows_no_internal_ids(client, completo, como_completo, herramientas_prueba):
+def test_changing_any_single_character_of_the_token_is_confirmacion_invalida(
+    client, completo, como_completo, herramientas_prueba
+):
     token = _previa(client, como_completo)
+    identidad = _identidad(completo)
+    assert confirmacion.verificar(token, identidad, "prueba_grupo", dict(ARGUMENTOS), 300)
+    for i, original in enumerate(token):
+        # Every other base64 character, and the ones a lenient decoder would take for the same
+        # bits ("+" for "-", "/" for "_", padding).
+        for otro in set(ALFABETO + "+/=") - {original}:
+            alterado = token[:i] + otro + token[i + 1 :]
+            assert _codigo_de(alterado, identidad) == "CONFIRMACION_INVALIDA", (i, otro)
+    assert _codigo_de(token + "=", identidad) == "CONFIRMACION_INVALIDA"
+
+
+@pytest.fixture
+def ids_largos(clave):
+    """A person and a personal token with the longest ids there can be, and their headers."""
+    persona = UserFactory(
+        id=ID_MAS_LARGO, username="ids_largos", permisos=["mcp.asistente.usar", "auth.add_group"]
+    )
+    token, secreto = nuevo_token(persona)
+    TokenPersonal.objects.filter(pk=token.pk).update(id=ID_MAS_LARGO - 1)
+    return persona, {**clave, "X-MCP-User-Token": secreto}
+
+
+def test_nothing_in_the_token_is_readable_without_the_servers_key(
+    client, ids_largos, herramientas_prueba
+):
+    persona, cabeceras = ids_largos
+    antes = int(time.time())
+    token = _previa(client, cabeceras)
+    despues = int(time.time())
     assert len(token) <= 600
-    # Anyone can read a signed value: base64 of JSON, before the timestamp and the signature.
-    carga = json.loads(signing.b64_decode(token.split(":")[0].encode()))
-    credencial = completo.tokens_mcp.get()
-    internos = {completo.pk, str(completo.pk), credencial.pk, f"t{credencial.pk}"}
-    assert not internos & {v for v in carga.values() if isinstance(v, int | str)}
-    # Who and with which credential travel as keyed digests, the same length for any id.
-    assert len(carga["u"]) == len(carga["c"]) == 32
+    # The server reads what it carries...
+    carga = confirmacion.descifrar(token)
+    assert carga["u"] == persona.pk
+    assert carga["c"] == f"t{ID_MAS_LARGO - 1}"
+    assert carga["h"] == "prueba_grupo"
+    assert carga["d"] == confirmacion.huella_argumentos(ARGUMENTOS)
+    # ...and nobody else: neither in the token nor in its base64 decoding, as text or binary.
+    crudo = _crudo(token)
+    partes = [
+        "prueba_grupo",
+        "Comité de prueba",
+        str(persona.pk),
+        f"t{ID_MAS_LARGO - 1}",
+        str(ID_MAS_LARGO - 1),
+        carga["j"],
+        carga["d"],
+    ]
+    for parte in partes:
+        assert parte not in token
+        assert parte.encode() not in crudo
+    for binario in (bytes.fromhex(carga["j"]), bytes.fromhex(carga["d"])):
+        assert binario not in crudo
+    for segundo in range(antes - 1, despues + 2):  # not even when it was issued
+        assert str(segundo).encode() not in crudo
+        assert struct.pack(">Q", segundo) not in crudo
+    for campo in ("j", "u", "c", "h", "d", "e", "v"):  # no JSON either
+        assert f'"{campo}":'.encode() not in crudo
+
+
+def test_the_longest_token_there_can_be_fits_in_600_characters():
+    persona = User(pk=ID_MAS_LARGO)
+    identidad = Identidad(
+        usuario=persona,
+        clave=ClaveApi(pk=ID_MAS_LARGO),
+        token=TokenPersonal(pk=ID_MAS_LARGO, usuario=persona),
+        ip="2001:db8:ffff:ffff:ffff:ffff:ffff:ffff",
+    )
+    # The longest tool name the used-token table holds, the longest validity, long arguments.
+    nombre = "h" * confirmacion.LARGO_HERRAMIENTA
+    datos = {"texto": "ñ" * 5000, "lista": list(range(500))}
+    token = confirmacion.emitir(identidad, nombre, datos, segundos=3600)
+    assert len(token) <= confirmacion.LARGO_MAXIMO == 600
+    assert confirmacion.verificar(token, identidad, nombre, datos, 3600)["h"] == nombre
+    with pytest.raises(ValueError):
+        confirmacion.emitir(identidad, nombre + "h", datos, segundos=3600)
+
+
+def test_a_token_issued_before_a_key_rotation_still_confirms(completo, como_completo):
+    identidad = _identidad(completo)
+    with override_settings(SECRET_KEY="v" * 50):
+        token = confirmacion.emitir(identidad, "prueba_grupo", ARGUMENTOS, segundos=300)
+    with override_settings(SECRET_KEY="n" * 50, SECRET_KEY_FALLBACKS=["v" * 50]):
+        assert confirmacion.verificar(token, identidad, "prueba_grupo", dict(ARGUMENTOS), 300)
+    with override_settings(SECRET_KEY="n" * 50, SECRET_KEY_FALLBACKS=[]):
+        assert _codigo_de(token, identidad) == "CONFIRMACION_INVALIDA"
+
+
+def test_former_keys_come_from_the_environment(tmp_path):
+    programa = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.SECRET_KEY_FALLBACKS)"
+    )
+    entorno = {
+        "PATH": "/usr/bin:/bin",
+        "DJANGO_SETTINGS_MODULE": "hub.settings",
+        "SECRET_KEY": "n" * 25 + "m" * 25,
+        "SECRET_KEY_FALLBACKS": "vieja-" + "v" * 50 + ",otra-" + "o" * 50,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}",
+    }
+    salida = subprocess.run(
+        [sys.executable, "-c", programa],
+        cwd=Path(__file__).resolve().parents[2],
+        env=entorno,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    assert salida.strip() == str(["vieja-" + "v" * 50, "otra-" + "o" * 50])
 
 
 def test_a_used_token_is_kept_until_it_expires(client, como_completo, herramientas_prueba):
@@ -161,11 +290,12 @@ def test_a_used_token_is_kept_until_it_expires(client, como_completo, herramient
     assert antes + timedelta(seconds=119) <= usada.vence <= timezone.now() + timedelta(seconds=120)
 
 
-def test_a_signed_token_without_the_expected_payload_is_invalida(
+def test_a_sealed_token_without_the_expected_payload_is_invalida(
     client, como_completo, herramientas_prueba
 ):
-    token = signing.dumps({"j": "x"}, salt=confirmacion.SAL)
-    assert _codigo(_confirmar(client, como_completo, token)) == "CONFIRMACION_INVALIDA"
+    for carga in ({"j": "x"}, ["no", "un", "objeto"], "texto"):
+        token = confirmacion.cifrar(carga)
+        assert _codigo(_confirmar(client, como_completo, token)) == "CONFIRMACION_INVALIDA"
 
 
 def test_another_persons_token_is_confirmacion_ajena(
@@ -299,9 +429,7 @@ def test_more_than_the_confirmed_writes_per_minute_is_rate_limit(
     assert r.estructura["reintentar_en"] >= 1
     assert _grupos("Grupo 3") == 0
     # The refused token was not spent: it can be retried once the window passes.
-    assert not ConfirmacionUsada.objects.filter(
-        jti=signing.loads(token, salt=confirmacion.SAL)["j"]
-    ).exists()
+    assert not ConfirmacionUsada.objects.filter(jti=confirmacion.descifrar(token)["j"]).exists()
 
 
 def test_previews_do_not_count_against_the_write_limit(client, como_completo, herramientas_prueba):
@@ -329,7 +457,7 @@ def test_a_token_spent_on_another_host_is_refused_here(
     client, completo, como_completo, herramientas_prueba
 ):
     token = _previa(client, como_completo)
-    carga = signing.loads(token, salt=confirmacion.SAL)
+    carga = confirmacion.descifrar(token)
     # Another host spent it: only the shared database knows.
     ConfirmacionUsada.objects.create(
         jti=carga["j"],

@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from apps.mcp import secretos
+from apps.mcp import rechazos, secretos
 from apps.mcp.models import ClaveApi, TokenPersonal
 from tests.factories import UserFactory
 from tests.mcp.conftest import URL, ajustar, llamar, rpc
@@ -87,12 +87,18 @@ def test_an_invalid_api_key_is_401_api_key_invalida(client, valor):
     _401(rpc(client, "ping", **{"X-MCP-Api-Key": valor}), "API_KEY_INVALIDA")
 
 
-def test_a_bad_checksum_is_refused_without_touching_the_database(client, django_assert_num_queries):
+def test_a_bad_checksum_is_refused_without_touching_the_database(
+    client, django_assert_num_queries, monkeypatch
+):
     clave, secreto = nueva_clave()
     alterado = secreto[:-1] + ("A" if secreto[-1] != "A" else "B")
     assert not secretos.bien_formado(alterado, secretos.PREFIJO_CLAVE)
     ClaveApi.objects.filter(pk=clave.pk).update(digest=secretos.huella(alterado))
-    rpc(client, "ping")  # settings singletons now cached
+    minuto = rechazos.minuto_actual()
+    monkeypatch.setattr(rechazos, "minuto_actual", lambda: minuto)
+    # Settings singletons now cached, and this minute's row of the refusals from here written
+    # (apps.mcp.rechazos: one row per minute, address and code; then only the cache counts).
+    _401(rpc(client, "ping", **{"X-MCP-Api-Key": alterado}), "API_KEY_INVALIDA")
     with django_assert_num_queries(0):
         _401(rpc(client, "ping", **{"X-MCP-Api-Key": alterado}), "API_KEY_INVALIDA")
 

@@ -13,7 +13,8 @@ from django.core.cache import caches
 from django.db import connection
 from django.utils import timezone
 
-from apps.mcp.models import RegistroAuditoria
+from apps.mcp import rechazos
+from apps.mcp.models import RechazoAsistente, RegistroAuditoria
 from apps.mcp.registro import registro
 from tests.factories import UserFactory
 from tests.mcp.conftest import ajustar, llamar, resultado_valido, rpc
@@ -355,8 +356,9 @@ def test_the_usage_costs_the_same_whatever_the_volume(
     client, como_admin, auditoria, django_assert_num_queries
 ):
     llamar(client, "uso_asistente", {}, **como_admin)
-    # Four GROUP BY queries, audit row (credentials come from the cache).
-    with django_assert_num_queries(5):
+    # Four GROUP BY queries of the audit log, the pending refusal counts, one GROUP BY of the
+    # refusals, audit row (credentials come from the cache).
+    with django_assert_num_queries(7):
         llamar(client, "uso_asistente", {}, **como_admin)
     RegistroAuditoria.objects.bulk_create(
         RegistroAuditoria(
@@ -367,6 +369,130 @@ def test_the_usage_costs_the_same_whatever_the_volume(
         )
         for i in range(300)
     )
-    with django_assert_num_queries(5):
+    RechazoAsistente.objects.bulk_create(
+        RechazoAsistente(
+            minuto=timezone.now().replace(second=0, microsecond=0) - timedelta(minutes=i + 2),
+            quien=f"ip 192.0.2.{i % 250}",
+            direccion=f"192.0.2.{i % 250}",
+            estado=401,
+            codigo="NO_AUTENTICADO",
+            veces=i,
+            pendiente=False,
+        )
+        for i in range(300)
+    )
+    with django_assert_num_queries(7):
         datos = _valida(llamar(client, "uso_asistente", {}, **como_admin), "uso_asistente")
     assert datos["total_llamadas"] == 9 + 2 + 300  # the two earlier uso_asistente calls
+
+
+# --- uso_asistente: calls refused before any tool ran ------------------------------------------
+
+
+@pytest.fixture
+def rechazados():
+    """Refusal counts two days ago at 09:xx and 14:xx local time, and one ten days ago."""
+    ana = UserFactory(username="ana_rechazada")
+    clave_a, _ = nueva_clave("Integración rechazada")
+    hace2 = timezone.localtime() - timedelta(days=2)
+
+    def a_las(hora: int, minuto: int = 0, dias: int = 2) -> datetime:
+        base = timezone.localtime() - timedelta(days=dias) if dias != 2 else hace2
+        return base.replace(hour=hora, minute=minuto, second=0, microsecond=0)
+
+    filas = [
+        (a_las(9, 1), dict(quien=f"u{ana.pk}", usuario=ana), 403, "SIN_PERMISO", 4),
+        (
+            a_las(9, 2),
+            dict(quien="ip 203.0.113.66", direccion="203.0.113.66"),
+            401,
+            "NO_AUTENTICADO",
+            120,
+        ),
+        (
+            a_las(14, 5),
+            dict(quien="ip 198.51.100.7", direccion="198.51.100.7"),
+            401,
+            "NO_AUTENTICADO",
+            30,
+        ),
+        (
+            a_las(14, 6),
+            dict(quien="ip 198.51.100.7", direccion="198.51.100.7"),
+            401,
+            "TOKEN_MCP_INVALIDO",
+            2,
+        ),
+        (a_las(14, 7), dict(quien=f"k{clave_a.pk}", clave=clave_a), 429, "RATE_LIMIT", 7),
+        (
+            a_las(11, 0, dias=10),
+            dict(quien="ip 192.0.2.1", direccion="192.0.2.1"),
+            401,
+            "NO_AUTENTICADO",
+            1000,
+        ),
+    ]
+    for minuto, quien, estado, codigo, veces in filas:
+        RechazoAsistente.objects.create(
+            minuto=minuto, estado=estado, codigo=codigo, veces=veces, pendiente=False, **quien
+        )
+
+
+def test_usage_shows_the_refusals_as_totals_by_code_and_hour(client, como_admin, rechazados):
+    r = llamar(client, "uso_asistente", {}, **como_admin)
+    datos = _valida(r, "uso_asistente")
+    assert datos["rechazos"] == {
+        "total": 163,
+        "por_codigo": [
+            {"estado": 401, "codigo": "NO_AUTENTICADO", "veces": 150},
+            {"estado": 429, "codigo": "RATE_LIMIT", "veces": 7},
+            {"estado": 403, "codigo": "SIN_PERMISO", "veces": 4},
+            {"estado": 401, "codigo": "TOKEN_MCP_INVALIDO", "veces": 2},
+        ],
+        "horas_pico": [{"hora": 9, "veces": 124}, {"hora": 14, "veces": 39}],
+    }
+    resumen = r.resultado["content"][0]["text"]
+    assert "rechazadas antes de llegar a una herramienta (credenciales, acceso o límite): 163" in (
+        resumen
+    )
+    treinta = _valida(llamar(client, "uso_asistente", {"dias": 30}, **como_admin), "uso_asistente")
+    assert treinta["rechazos"]["total"] == 1163
+
+
+def test_usage_of_refusals_never_names_a_person_an_address_or_a_key(client, como_admin, rechazados):
+    r = llamar(client, "uso_asistente", {"dias": 30}, **como_admin)
+    texto = json.dumps(r.resultado, ensure_ascii=False)
+    ana = UserFactory(username="ana_rechazada")
+    for nombre in (
+        "ana_rechazada",
+        "Integración rechazada",
+        "203.0.113.66",
+        "198.51.100.7",
+        "192.0.2.1",
+        f"u{ana.pk}",
+    ):
+        assert nombre not in texto
+
+
+def test_usage_counts_the_refusals_still_in_the_cache(client, como_admin, monkeypatch):
+    from django.core.cache import cache
+
+    minuto = timezone.now().replace(second=0, microsecond=0)
+    monkeypatch.setattr(rechazos, "minuto_actual", lambda: minuto)
+    fila = RechazoAsistente.objects.create(
+        minuto=minuto,
+        quien="ip 203.0.113.66",
+        direccion="203.0.113.66",
+        estado=401,
+        codigo="NO_AUTENTICADO",
+        veces=1,
+    )
+    cache.set(rechazos.clave_cache(fila), 33, 600)
+    datos = _valida(llamar(client, "uso_asistente", {}, **como_admin), "uso_asistente")
+    assert datos["rechazos"]["total"] == 33
+
+
+def test_usage_without_refusals_says_none(client, como_admin):
+    r = llamar(client, "uso_asistente", {}, **como_admin)
+    datos = _valida(r, "uso_asistente")
+    assert datos["rechazos"] == {"total": 0, "por_codigo": [], "horas_pico": []}

@@ -1,3 +1,4 @@
-"""Admin of the assistant: settings, credentials (secret shown once), read-only audit log."""
+"""Admin of the assistant: settings, credentials (secret shown once), read-only audit log and
+refusal counts."""
 
-from apps.mcp.admin import ajustes, auditoria, credenciales  # noqa: F401 - registrations
+from apps.mcp.admin import ajustes, auditoria, credenciales, rechazos  # noqa: F401 - registrations

@@ -1,19 +1,22 @@
-"""uso_asistente (administration): aggregated use of the assistant from the audit log.
+"""uso_asistente (administration): aggregated use of the assistant from the audit log, and the
+totals of the calls refused before any tool ran (apps.mcp.rechazos).
 
 Only GROUP BY figures leave this module: never an audit row, an argument, an IP or a person.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Avg, Case, CharField, Count, F, Q, Value, When
+from django.db.models import Avg, Case, CharField, Count, F, Q, Sum, Value, When
 from django.db.models.functions import ExtractHour
 from django.utils import timezone
 from rest_framework import serializers
 
-from apps.mcp.models import RegistroAuditoria
+from apps.mcp import rechazos
+from apps.mcp.models import RechazoAsistente, RegistroAuditoria
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta, registro
 from hub.serializadores import Estricto
 
@@ -88,6 +91,40 @@ SALIDA_USO_ASISTENTE: dict[str, Any] = {
                 "additionalProperties": False,
             },
         },
+        "rechazos": {
+            "type": "object",
+            "properties": {
+                "total": _ENTERO,
+                "por_codigo": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "estado": {"type": "integer", "enum": sorted(rechazos.CONTADOS)},
+                            "codigo": {"type": "string"},
+                            "veces": _ENTERO,
+                        },
+                        "required": ["estado", "codigo", "veces"],
+                        "additionalProperties": False,
+                    },
+                },
+                "horas_pico": {
+                    "type": "array",
+                    "maxItems": HORAS_PICO,
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "hora": {"type": "integer", "minimum": 0, "maximum": 23},
+                            "veces": _ENTERO,
+                        },
+                        "required": ["hora", "veces"],
+                        "additionalProperties": False,
+                    },
+                },
+            },
+            "required": ["total", "por_codigo", "horas_pico"],
+            "additionalProperties": False,
+        },
     },
     "required": [
         "dias",
@@ -102,6 +139,7 @@ SALIDA_USO_ASISTENTE: dict[str, Any] = {
         "por_herramienta",
         "por_resultado",
         "horas_pico",
+        "rechazos",
     ],
     "additionalProperties": False,
 }
@@ -174,10 +212,51 @@ def uso(desde: datetime, hasta: datetime) -> dict[str, Any]:
     }
 
 
+def rechazados(desde: datetime, hasta: datetime) -> dict[str, Any]:
+    """Totals of the calls refused before any tool ran, by status and code and by local hour (one
+    GROUP BY); never who nor from where. Counts still in the cache are written first."""
+    rechazos.volcar()
+    filas = (
+        RechazoAsistente.objects.entre(desde, hasta)
+        .annotate(hora=ExtractHour("minuto"))
+        .values("estado", "codigo", "hora")
+        .annotate(veces=Sum("veces"))
+        .order_by()
+    )
+    por_codigo: Counter[tuple[int, str]] = Counter()
+    por_hora: Counter[int] = Counter()
+    for fila in filas:
+        por_codigo[(fila["estado"], fila["codigo"])] += fila["veces"]
+        por_hora[fila["hora"]] += fila["veces"]
+    return {
+        "total": sum(por_codigo.values()),
+        "por_codigo": [
+            {"estado": estado, "codigo": codigo, "veces": veces}
+            for (estado, codigo), veces in sorted(
+                por_codigo.items(), key=lambda f: (-f[1], f[0][1], f[0][0])
+            )
+        ],
+        "horas_pico": [
+            {"hora": hora, "veces": veces}
+            for hora, veces in sorted(por_hora.items(), key=lambda f: (-f[1], f[0]))[:HORAS_PICO]
+        ],
+    }
+
+
+def _resumen_rechazos(r: dict[str, Any]) -> str:
+    if not r["total"]:
+        return "Ninguna llamada fue rechazada antes de llegar a una herramienta."
+    codigos = ", ".join(f"{c['estado']} {c['codigo']} {c['veces']}" for c in r["por_codigo"])
+    return (
+        "Llamadas rechazadas antes de llegar a una herramienta (credenciales, acceso o límite): "
+        f"{r['total']} ({codigos})."
+    )
+
+
 def _resumen(d: dict[str, Any]) -> str:
     periodo = f"Uso del asistente en los últimos {d['dias']} día(s) ({d['desde']} a {d['hasta']})"
     if not d["total_llamadas"]:
-        return f"{periodo}: no hubo llamadas."
+        return f"{periodo}: no hubo llamadas. {_resumen_rechazos(d['rechazos'])}"
     herramientas = ", ".join(
         f"{h['herramienta']} {h['llamadas']} ({h['porcentaje_error']} % error)"
         for h in d["por_herramienta"][:5]
@@ -187,7 +266,7 @@ def _resumen(d: dict[str, Any]) -> str:
         f"{periodo}: {d['total_llamadas']} llamada(s), {d['errores']} con error "
         f"({d['porcentaje_error']} %), {d['usuarios_distintos']} persona(s) distinta(s), "
         f"{d['integraciones_distintas']} integración(es). Más usadas: {herramientas}. "
-        f"Horas pico ({d['zona_horaria']}): {horas}."
+        f"Horas pico ({d['zona_horaria']}): {horas}. {_resumen_rechazos(d['rechazos'])}"
     )
 
 
@@ -197,8 +276,10 @@ def _resumen(d: dict[str, Any]) -> str:
     descripcion=(
         "Administración: uso agregado del asistente en los últimos `dias` días según el registro "
         "de auditoría — llamadas y porcentaje de error por herramienta y en total, resultados "
-        "por código, horas pico (hora local) y número de personas e integraciones distintas. "
-        "Solo cifras agregadas: nunca filas del registro, argumentos, IP ni nombres de personas."
+        "por código, horas pico (hora local) y número de personas e integraciones distintas; y "
+        "el total de llamadas rechazadas antes de llegar a una herramienta (401, 403, 429) por "
+        "código y por hora. Solo cifras agregadas: nunca filas del registro, argumentos, IP ni "
+        "nombres de personas."
     ),
     acceso=Acceso.USUARIO,
     permisos=(PERMISO_ADMINISTRAR,),
@@ -214,5 +295,6 @@ def uso_asistente(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
         "hasta": _fecha(hasta),
         "zona_horaria": str(timezone.get_current_timezone()),
         **uso(desde, hasta),
+        "rechazos": rechazados(desde, hasta),
     }
     return Resultado(_resumen(estructura), estructura)

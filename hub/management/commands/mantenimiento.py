@@ -5,12 +5,14 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
+from apps.mcp import rechazos
 from hub import retencion
 
 
 class Command(BaseCommand):
     help = (
-        "Borra lo que pasó su retención (confirmaciones usadas vencidas, registro de auditoría, "
+        "Guarda las cuentas de rechazos del asistente que siguen en la caché y borra lo que pasó "
+        "su retención (confirmaciones usadas vencidas, registro de auditoría y rechazos, "
         "mensajes de contacto, sesiones), por lotes, e imprime cuántas filas salieron. Para un "
         "temporizador diario (docs/despliegue.md)."
     )
@@ -28,6 +30,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, lote: int, simular: bool, **options) -> None:
         lote = max(1, lote)
+        if not simular:  # the refusal counts still in the cache reach their rows first
+            cerradas = rechazos.volcar()
+            self.stdout.write(f"rechazos del asistente: {cerradas} fila(s) cerrada(s)")
         for purga in retencion.purgas(timezone.now()):
             if purga.consulta is None:
                 self.stdout.write(f"{purga.nombre}: {purga.motivo}")
