@@ -7,10 +7,11 @@ from django.contrib import admin, messages
 
 from apps.presupuesto import services
 from apps.presupuesto.admin.comun import (
+    ACCIONES,
     AdminServicio,
     FormularioAccionMotivo,
     FormularioServicio,
-    ejecutar,
+    accion,
     motivo,
 )
 from apps.presupuesto.estados import EstadoExpedicion
@@ -118,50 +119,35 @@ class AdminDocumento(AdminServicio):
     def objeto_corto(self, obj):
         return _corto(obj.objeto)
 
-    @admin.action(description="Pasar a revisión", permissions=["change"])
-    def revisar(self, request, queryset):
-        ejecutar(self, request, queryset, lambda o: services.revisar(documento=o), "En revisión")
-
-    @admin.action(
-        description="Marcar: en registro en el sistema financiero", permissions=["change"]
+    revisar = accion(
+        "Pasar a revisión",
+        lambda modeladmin, request, o: services.revisar(documento=o),
+        "En revisión",
     )
-    def en_sistema_financiero(self, request, queryset):
-        self._marcar(request, queryset, EstadoExpedicion.EN_SISTEMA_FINANCIERO)
-
-    @admin.action(description="Marcar: en firma del ordenador del gasto", permissions=["change"])
-    def en_firma(self, request, queryset):
-        self._marcar(request, queryset, EstadoExpedicion.EN_FIRMA)
-
-    def _marcar(self, request, queryset, estado):
-        ejecutar(
-            self,
-            request,
-            queryset,
-            lambda o: services.marcar_expedicion(documento=o, estado_expedicion=estado),
-            "Marcados",
-        )
-
-    @admin.action(description="Devolver al área (escriba el motivo)", permissions=["change"])
-    def devolver(self, request, queryset):
-        razon = motivo(request)
-        ejecutar(
-            self,
-            request,
-            queryset,
-            lambda o: services.devolver(documento=o, motivo=razon),
-            "Devueltos",
-        )
-
-    @admin.action(description="Rechazar (escriba el motivo)", permissions=["change"])
-    def rechazar(self, request, queryset):
-        razon = motivo(request)
-        ejecutar(
-            self,
-            request,
-            queryset,
-            lambda o: services.rechazar(documento=o, motivo=razon),
-            "Rechazados",
-        )
+    en_sistema_financiero = accion(
+        "Marcar: en registro en el sistema financiero",
+        lambda modeladmin, request, o: services.marcar_expedicion(
+            documento=o, estado_expedicion=EstadoExpedicion.EN_SISTEMA_FINANCIERO
+        ),
+        "Marcados",
+    )
+    en_firma = accion(
+        "Marcar: en firma del ordenador del gasto",
+        lambda modeladmin, request, o: services.marcar_expedicion(
+            documento=o, estado_expedicion=EstadoExpedicion.EN_FIRMA
+        ),
+        "Marcados",
+    )
+    devolver = accion(
+        "Devolver al área (escriba el motivo)",
+        lambda modeladmin, request, o: services.devolver(documento=o, motivo=motivo(request)),
+        "Devueltos",
+    )
+    rechazar = accion(
+        "Rechazar (escriba el motivo)",
+        lambda modeladmin, request, o: services.rechazar(documento=o, motivo=motivo(request)),
+        "Rechazados",
+    )
 
     @admin.action(description="Expedir (número externo opcional)", permissions=["change"])
     def expedir(self, request, queryset):
@@ -171,7 +157,7 @@ class AdminDocumento(AdminServicio):
                 request, "Un número externo es para un solo documento.", messages.ERROR
             )
             return
-        ejecutar(
+        ACCIONES.aplicar(
             self,
             request,
             queryset,
@@ -179,12 +165,11 @@ class AdminDocumento(AdminServicio):
             "Expedidos",
         )
 
-    @admin.action(description="Anular (escriba el motivo)", permissions=["change"])
-    def anular(self, request, queryset):
-        razon = motivo(request)
-        ejecutar(
-            self, request, queryset, lambda o: self.anular_uno(o, razon, request.user), "Anulados"
-        )
+    anular = accion(
+        "Anular (escriba el motivo)",
+        lambda modeladmin, request, o: modeladmin.anular_uno(o, motivo(request), request.user),
+        "Anulados",
+    )
 
     @admin.action(description="Verificar saldos contra los movimientos", permissions=["view"])
     def verificar_saldos(self, request, queryset):
@@ -443,26 +428,18 @@ class AdminMovimiento(AdminServicio):
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else self.get_fields(request, obj)
 
-    @admin.action(description="Aplicar los movimientos solicitados", permissions=["change"])
-    def aplicar(self, request, queryset):
-        ejecutar(
-            self,
-            request,
-            queryset,
-            lambda o: services.aplicar_movimiento(movimiento=o),
-            "Aplicados",
-        )
-
-    @admin.action(description="Rechazar (escriba el motivo)", permissions=["change"])
-    def rechazar(self, request, queryset):
-        razon = motivo(request)
-        ejecutar(
-            self,
-            request,
-            queryset,
-            lambda o: services.rechazar_movimiento(movimiento=o, motivo=razon),
-            "Rechazados",
-        )
+    aplicar = accion(
+        "Aplicar los movimientos solicitados",
+        lambda modeladmin, request, o: services.aplicar_movimiento(movimiento=o),
+        "Aplicados",
+    )
+    rechazar = accion(
+        "Rechazar (escriba el motivo)",
+        lambda modeladmin, request, o: services.rechazar_movimiento(
+            movimiento=o, motivo=motivo(request)
+        ),
+        "Rechazados",
+    )
 
     def get_search_results(self, request, queryset, search_term):
         return admin.ModelAdmin.get_search_results(self, request, queryset, search_term)
