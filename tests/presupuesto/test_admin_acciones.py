@@ -44,12 +44,6 @@ OFRECIDAS = [
 
 
 @pytest.fixture
-def admin_client(client):
-    client.force_login(UserFactory(is_staff=True, is_superuser=True))
-    return client
-
-
-@pytest.fixture
 def proyecto_y_area():
     return celda("5000")
 

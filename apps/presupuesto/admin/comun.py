@@ -59,6 +59,12 @@ class AdminServicio(admin.ModelAdmin):
 
     action_form = None  # set per admin when its actions need a reason
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        # The service records who created the object (the form's `crear` reads it).
+        form = super().get_form(request, obj, change, **kwargs)
+        form.usuario = request.user
+        return form
+
     def save_model(self, request, obj, form, change):
         if change:
             super().save_model(request, obj, form, change)

@@ -19,6 +19,22 @@ from apps.presupuesto.models import Cdp, MovimientoCdp, MovimientoRp, Rp
 
 SALDOS_CDP = ["valor_inicial", "valor_actual", "comprometido", "saldo"]
 SALDOS_RP = ["valor_inicial", "valor_actual", "obligado", "por_obligar"]
+# The fieldset of a CDP's or RP's path through the financial area, the same on both pages.
+TRAMITE = (
+    "Trámite",
+    {
+        "fields": [
+            "fecha_expedicion",
+            "solicitado_por",
+            "expedido_por",
+            "motivo_devolucion",
+            "motivo_rechazo",
+            "motivo_anulacion",
+            "creado_en",
+            "actualizado_en",
+        ]
+    },
+)
 
 
 def _corto(texto: str, maximo: int = 70) -> str:
@@ -39,10 +55,13 @@ class SoloLectura(admin.TabularInline):
         return False
 
 
-class MovimientoCdpInline(SoloLectura):
-    model = MovimientoCdp
+class MovimientoInline(SoloLectura):
     fields = ["numero", "tipo", "valor", "fecha", "estado", "descripcion"]
     readonly_fields = fields
+
+
+class MovimientoCdpInline(MovimientoInline):
+    model = MovimientoCdp
 
 
 class RpInline(SoloLectura):
@@ -51,9 +70,13 @@ class RpInline(SoloLectura):
     readonly_fields = fields
 
 
-class FormularioCdp(FormularioServicio):
+class FormularioDocumento(FormularioServicio):
+    """A CDP or RP request: its value is asked for as "valor" (the service sets the others)."""
+
     valor_inicial = forms.DecimalField(label="valor", max_digits=18, decimal_places=2)
 
+
+class FormularioCdp(FormularioDocumento):
     class Meta:
         model = Cdp
         fields = [
@@ -96,11 +119,6 @@ class AdminDocumento(AdminServicio):
     ]
     campos_alta: list[str] = []
     fieldsets_cambio: list = []
-
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change, **kwargs)
-        form.usuario = request.user
-        return form
 
     def get_fieldsets(self, request, obj=None):
         if obj is None:
@@ -226,21 +244,7 @@ class CdpAdmin(AdminDocumento):
             },
         ),
         ("Saldos", {"fields": SALDOS_CDP}),
-        (
-            "Trámite",
-            {
-                "fields": [
-                    "fecha_expedicion",
-                    "solicitado_por",
-                    "expedido_por",
-                    "motivo_devolucion",
-                    "motivo_rechazo",
-                    "motivo_anulacion",
-                    "creado_en",
-                    "actualizado_en",
-                ]
-            },
-        ),
+        TRAMITE,
     ]
 
     def expedir_uno(self, cdp, externo, usuario):
@@ -250,15 +254,11 @@ class CdpAdmin(AdminDocumento):
         return services.anular_cdp(cdp=cdp, motivo=razon, usuario=usuario)
 
 
-class MovimientoRpInline(SoloLectura):
+class MovimientoRpInline(MovimientoInline):
     model = MovimientoRp
-    fields = ["numero", "tipo", "valor", "fecha", "estado", "descripcion"]
-    readonly_fields = fields
 
 
-class FormularioRp(FormularioServicio):
-    valor_inicial = forms.DecimalField(label="valor", max_digits=18, decimal_places=2)
-
+class FormularioRp(FormularioDocumento):
     class Meta:
         model = Rp
         fields = [
@@ -329,21 +329,7 @@ class RpAdmin(AdminDocumento):
             },
         ),
         ("Saldos", {"fields": SALDOS_RP}),
-        (
-            "Trámite",
-            {
-                "fields": [
-                    "fecha_expedicion",
-                    "solicitado_por",
-                    "expedido_por",
-                    "motivo_devolucion",
-                    "motivo_rechazo",
-                    "motivo_anulacion",
-                    "creado_en",
-                    "actualizado_en",
-                ]
-            },
-        ),
+        TRAMITE,
     ]
 
     @admin.display(description="por obligar")
@@ -407,11 +393,6 @@ class AdminMovimiento(AdminServicio):
     actions = ["aplicar", "rechazar"]
     list_filter = ["tipo", "estado"]
     date_hierarchy = "fecha"
-
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change, **kwargs)
-        form.usuario = request.user
-        return form
 
     def get_fields(self, request, obj=None):
         if obj is None:

@@ -22,21 +22,7 @@ from apps.presupuesto.models import Actividad, Asignacion, LineaPaa, Proyecto, V
 from apps.presupuesto.models.base import CERO
 from apps.presupuesto.services.comun import certificado_celda
 from hub.busqueda import filtrar_texto
-
-MESES = [
-    "enero",
-    "febrero",
-    "marzo",
-    "abril",
-    "mayo",
-    "junio",
-    "julio",
-    "agosto",
-    "septiembre",
-    "octubre",
-    "noviembre",
-    "diciembre",
-]
+from hub.texto import MESES
 
 
 class FormularioVigencia(forms.ModelForm):
@@ -244,11 +230,6 @@ class LineaPaaAdmin(AdminServicio):
     actions = ["enviar", "aprobar", "devolver", "anular", "cerrar"]
     # Once created, the line's content changes only while it is a draft or under review.
     CAMPOS_BLOQUEADOS = ["numero", "vigencia", "estado", "motivo_devolucion", "motivo_anulacion"]
-
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change, **kwargs)
-        form.usuario = request.user
-        return form
 
     def get_fields(self, request, obj=None):
         if obj is None:
