@@ -1,7 +1,8 @@
-"""Admin actions that apply a service to each selected object and say how it went.
+"""Admin actions that apply a service to the selected objects and say how it went.
 
-Every app's admin declares its actions here in one line each, instead of repeating the loop,
-the refusal messages and the summary. Only Django is imported, so any admin module can use it.
+An app's admin declares each action in one statement with these helpers instead of repeating
+the loop, the refusal messages and the summary. Only Django is imported here, so the admin of
+any app can use it without an import circle.
 """
 
 from __future__ import annotations
@@ -86,3 +87,19 @@ class AccionesDeServicio:
             )
 
         return admin.action(description=descripcion, permissions=permisos)(accion)
+
+
+def accion_masiva(
+    descripcion: str,
+    operacion: Callable[[admin.ModelAdmin, HttpRequest, QuerySet], int],
+    resumen: Callable[[int], str],
+    *,
+    permisos: Sequence[str] | None = None,
+) -> Callable:
+    """An admin action whose service takes the whole selection at once and says how many."""
+
+    def accion(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet):
+        cuantos = operacion(modeladmin, request, queryset)
+        modeladmin.message_user(request, resumen(cuantos), messages.SUCCESS)
+
+    return admin.action(description=descripcion, permissions=permisos)(accion)

@@ -6,7 +6,7 @@ import pytest
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 
-from hub.admin_acciones import AccionesDeServicio
+from hub.admin_acciones import AccionesDeServicio, accion_masiva
 
 
 class _Admin:
@@ -63,3 +63,13 @@ def test_the_action_carries_its_description_and_permissions():
     assert (accion.short_description, accion.allowed_permissions) == ("Hacer algo", ["change"])
     sin_permisos = AccionesDeServicio(rechazos=ValueError).accion("Otra", lambda *a: None, "x")
     assert not hasattr(sin_permisos, "allowed_permissions")
+
+
+def test_a_bulk_action_reports_what_its_service_counted():
+    modeladmin = _Admin()
+    accion = accion_masiva(
+        "Marcar", lambda m, request, qs: len(qs), lambda n: f"{n} marcado(s).", permisos=["change"]
+    )
+    accion(modeladmin, None, ["a", "b", "c"])
+    assert modeladmin.mensajes == [(messages.SUCCESS, "3 marcado(s).")]
+    assert (accion.short_description, accion.allowed_permissions) == ("Marcar", ["change"])
