@@ -19,6 +19,15 @@ from apps.presupuesto.models import Cdp, MovimientoCdp, MovimientoRp, Rp
 
 SALDOS_CDP = ["valor_inicial", "valor_actual", "comprometido", "saldo"]
 SALDOS_RP = ["valor_inicial", "valor_actual", "obligado", "por_obligar"]
+# The head of a CDP's or RP's change page: its numbers, year and state.
+CABECERA = [
+    "numero",
+    "numero_externo",
+    "vigencia",
+    "estado",
+    "estado_expedicion",
+    "numero_radicado",
+]
 # The fieldset of a CDP's or RP's path through the financial area, the same on both pages.
 TRAMITE = (
     "Trámite",
@@ -229,12 +238,7 @@ class CdpAdmin(AdminDocumento):
             None,
             {
                 "fields": [
-                    "numero",
-                    "numero_externo",
-                    "vigencia",
-                    "estado",
-                    "estado_expedicion",
-                    "numero_radicado",
+                    *CABECERA,
                     "proyecto",
                     "area",
                     "dependencia",
@@ -313,12 +317,7 @@ class RpAdmin(AdminDocumento):
             None,
             {
                 "fields": [
-                    "numero",
-                    "numero_externo",
-                    "vigencia",
-                    "estado",
-                    "estado_expedicion",
-                    "numero_radicado",
+                    *CABECERA,
                     "cdp",
                     "beneficiario",
                     "documento_beneficiario",
