@@ -18,6 +18,22 @@ _INVISIBLES = re.compile(
 
 _SUSTITUTOS = re.compile("[\ud800-\udfff]")
 
+# Month names as Spanish dates write them ("marzo de 2026"): lower case, January first.
+MESES = (
+    "enero",
+    "febrero",
+    "marzo",
+    "abril",
+    "mayo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+)
+
 
 def normalizar(texto: str | None) -> str:
     """Lower case, accents stripped, spaces folded: the form stored in search columns."""

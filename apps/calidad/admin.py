@@ -7,6 +7,15 @@ from django.http import HttpRequest
 
 from apps.calidad import services
 from apps.calidad.models import Documento, Proceso
+from hub.admin_acciones import AccionesDeServicio
+
+# A document the service refuses is a warning (the others still go through), in id order.
+ACCIONES = AccionesDeServicio(
+    rechazos=ValueError,
+    nivel_rechazo=messages.WARNING,
+    resumen=lambda hecho, cuantos: f"{cuantos} documento(s) {hecho}.",
+    orden=["id"],
+)
 
 
 @admin.register(Proceso)
@@ -80,30 +89,18 @@ class DocumentoAdmin(admin.ModelAdmin):
             resultado = resultado | queryset.buscar(search_term)
         return resultado, duplicados
 
-    def _cada_uno(self, request, queryset, operacion, hecho: str) -> None:
-        hechos = 0
-        for documento in queryset.order_by("id"):
-            try:
-                operacion(documento)
-            except ValueError as exc:
-                self.message_user(request, f"{documento}: {exc}", messages.WARNING)
-            else:
-                hechos += 1
-        if hechos:
-            self.message_user(request, f"{hechos} documento(s) {hecho}.", messages.SUCCESS)
-
-    @admin.action(description="Publicar la versión (la vigente queda obsoleta)")
-    def publicar(self, request, queryset):
-        self._cada_uno(
-            request, queryset, lambda d: services.publicar_version(borrador=d), "publicados"
-        )
-
-    @admin.action(description="Crear borrador de una nueva versión")
-    def nueva_version(self, request, queryset):
-        self._cada_uno(
-            request, queryset, lambda d: services.crear_borrador(documento=d), "con nuevo borrador"
-        )
-
-    @admin.action(description="Retirar (marcar como obsoleto)")
-    def marcar_obsoleto(self, request, queryset):
-        self._cada_uno(request, queryset, lambda d: services.retirar(documento=d), "retirados")
+    publicar = ACCIONES.accion(
+        "Publicar la versión (la vigente queda obsoleta)",
+        lambda modeladmin, request, d: services.publicar_version(borrador=d),
+        "publicados",
+    )
+    nueva_version = ACCIONES.accion(
+        "Crear borrador de una nueva versión",
+        lambda modeladmin, request, d: services.crear_borrador(documento=d),
+        "con nuevo borrador",
+    )
+    marcar_obsoleto = ACCIONES.accion(
+        "Retirar (marcar como obsoleto)",
+        lambda modeladmin, request, d: services.retirar(documento=d),
+        "retirados",
+    )

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import Count
 
 from apps.notificaciones import services
 from apps.notificaciones.models import MensajeContacto, SitioContacto
+from hub.admin_acciones import accion_masiva
 
 
 @admin.register(SitioContacto)
@@ -72,12 +73,17 @@ class MensajeContactoAdmin(admin.ModelAdmin):
     def reenviado(self, obj: MensajeContacto) -> bool:
         return obj.correo_enviado_en is not None
 
-    @admin.action(description="Marcar como leído", permissions=["change"])
-    def marcar_leidos(self, request, queryset):
-        n = services.marcar_leidos(mensajes=queryset)
-        self.message_user(request, f"{n} mensaje(s) marcado(s) como leído(s).", messages.SUCCESS)
-
-    @admin.action(description="Marcar como atendido", permissions=["change"])
-    def marcar_atendidos(self, request, queryset):
-        n = services.marcar_atendidos(mensajes=queryset, por=request.user)
-        self.message_user(request, f"{n} mensaje(s) marcado(s) como atendido(s).", messages.SUCCESS)
+    marcar_leidos = accion_masiva(
+        "Marcar como leído",
+        lambda modeladmin, request, mensajes: services.marcar_leidos(mensajes=mensajes),
+        lambda n: f"{n} mensaje(s) marcado(s) como leído(s).",
+        permisos=["change"],
+    )
+    marcar_atendidos = accion_masiva(
+        "Marcar como atendido",
+        lambda modeladmin, request, mensajes: services.marcar_atendidos(
+            mensajes=mensajes, por=request.user
+        ),
+        lambda n: f"{n} mensaje(s) marcado(s) como atendido(s).",
+        permisos=["change"],
+    )

@@ -89,3 +89,39 @@ def test_editing_a_version_to_an_existing_number_is_a_form_error_not_a_500(admin
     )
     assert r.status_code == 200
     assert "Esa versión ya existe para este documento." in r.text
+
+
+def _mensajes(respuesta) -> list[tuple[str, str]]:
+    return [(m.level_tag, m.message) for m in respuesta.context["messages"]]
+
+
+def test_the_retire_action_retires_the_published_and_warns_for_each_other_in_id_order(
+    admin_client,
+):
+    vigente = DocumentoFactory()
+    borrador = services.crear_borrador(documento=DocumentoFactory())
+    otro_borrador = services.crear_borrador(documento=DocumentoFactory())
+    r = admin_client.post(
+        URL,
+        {
+            "action": "marcar_obsoleto",
+            "_selected_action": [otro_borrador.pk, vigente.pk, borrador.pk],
+        },
+        follow=True,
+    )
+    assert _mensajes(r) == [
+        ("warning", f"{borrador}: Solo se retira una versión publicada."),
+        ("warning", f"{otro_borrador}: Solo se retira una versión publicada."),
+        ("success", "1 documento(s) retirados."),
+    ]
+    vigente.refresh_from_db()
+    assert vigente.estado == "obsoleto"
+
+
+def test_the_new_version_action_makes_a_draft_of_each_selected_document(admin_client):
+    uno, otro = DocumentoFactory(), DocumentoFactory()
+    r = admin_client.post(
+        URL, {"action": "nueva_version", "_selected_action": [uno.pk, otro.pk]}, follow=True
+    )
+    assert _mensajes(r) == [("success", "2 documento(s) con nuevo borrador.")]
+    assert Documento.objects.filter(estado="borrador").count() == 2

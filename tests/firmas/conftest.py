@@ -36,12 +36,13 @@ def firmables(monkeypatch):
 
 
 @pytest.fixture
-def cdp(firmables):
-    """A signable "CDP" (an area wearing `resumen_firma`)."""
+def area_firmable(firmables):
+    """An area that signs as a CDP (it wears `resumen_firma` for the test)."""
     return AreaFactory(nombre="Prestación de servicios profesionales para la gestión documental")
 
 
 @pytest.fixture
-def movimiento(firmables):
-    """A second signable model ("CDP movement"): its signatures are a document of their own."""
+def documento_calidad_firmable(firmables):
+    """A quality document that signs as a CDP movement: a second model, whose signatures are a
+    document of their own."""
     return DocumentoFactory()

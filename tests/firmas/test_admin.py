@@ -39,9 +39,9 @@ def _matriz_png(contenido: bytes, escala: int = 10, borde: int = 4) -> list[list
     ]
 
 
-def test_the_png_qr_encodes_the_public_verification_address(admin_client, cdp, settings):
+def test_the_png_qr_encodes_the_public_verification_address(admin_client, area_firmable, settings):
     settings.HUB_URL_PUBLICA = "https://hub.entidad.gov.co"
-    firma = firmar(cdp)
+    firma = firmar(area_firmable)
     r = admin_client.get(f"{LISTA}{firma.pk}/qr.png")
     assert r.status_code == 200
     assert r["Content-Type"] == "image/png"
@@ -55,8 +55,8 @@ def test_the_png_qr_encodes_the_public_verification_address(admin_client, cdp, s
     assert _matriz_png(r.content) == [[bool(m) for m in fila] for fila in esperado.matrix]
 
 
-def test_the_svg_qr_is_a_valid_svg_document(admin_client, cdp):
-    firma = firmar(cdp)
+def test_the_svg_qr_is_a_valid_svg_document(admin_client, area_firmable):
+    firma = firmar(area_firmable)
     r = admin_client.get(f"{LISTA}{firma.pk}/qr.svg")
     assert r.status_code == 200
     assert r["Content-Type"] == "image/svg+xml"
@@ -67,8 +67,8 @@ def test_the_svg_qr_is_a_valid_svg_document(admin_client, cdp):
     assert b"<path" in r.content
 
 
-def test_qr_downloads_are_for_staff_only(client, cdp):
-    firma = firmar(cdp)
+def test_qr_downloads_are_for_staff_only(client, area_firmable):
+    firma = firmar(area_firmable)
     r = client.get(f"{LISTA}{firma.pk}/qr.png")
     assert r.status_code == 302 and "/admin/login/" in r["Location"]
     client.force_login(UserFactory(is_staff=False))
@@ -77,8 +77,8 @@ def test_qr_downloads_are_for_staff_only(client, cdp):
     assert client.get(f"{LISTA}{firma.pk}/qr.svg").status_code == 403
 
 
-def test_staff_with_view_permission_may_download(client, cdp):
-    firma = firmar(cdp)
+def test_staff_with_view_permission_may_download(client, area_firmable):
+    firma = firmar(area_firmable)
     client.force_login(UserFactory(is_staff=True, permisos=["firmas.view_firma"]))
     assert client.get(f"{LISTA}{firma.pk}/qr.png").status_code == 200
 
@@ -129,9 +129,11 @@ def _filas(html: str) -> dict[str, dict[str, str]]:
     return {fila["token_corto"].strip(): fila for fila in lector.filas}
 
 
-def test_the_list_shows_short_token_type_and_qr_links(admin_client, cdp, movimiento):
-    firma = firmar(cdp)
-    otra = firmar(movimiento, firmante="Persona del movimiento")
+def test_the_list_shows_short_token_type_and_qr_links(
+    admin_client, area_firmable, documento_calidad_firmable
+):
+    firma = firmar(area_firmable)
+    otra = firmar(documento_calidad_firmable, firmante="Persona del movimiento")
     r = admin_client.get(LISTA)
     assert r.status_code == 200
     filas = _filas(r.content.decode())
@@ -143,17 +145,19 @@ def test_the_list_shows_short_token_type_and_qr_links(admin_client, cdp, movimie
         "María Fernanda López Rincón",
         "Persona del movimiento",
     )
-    assert de_cdp["object_id"] == str(cdp.pk)
+    assert de_cdp["object_id"] == str(area_firmable.pk)
     assert de_cdp["enlaces_qr"] == "SVG · PNG"
     assert f"{LISTA}{firma.pk}/qr.svg" in r.content.decode()
 
 
-def test_the_list_filters_by_document_type_and_annulment(admin_client, cdp, movimiento):
-    firmar(cdp, firmante="Firmante del CDP")
-    firma_anulada(movimiento, firmante="Firmante anulado")
+def test_the_list_filters_by_document_type_and_annulment(
+    admin_client, area_firmable, documento_calidad_firmable
+):
+    firmar(area_firmable, firmante="Firmante del CDP")
+    firma_anulada(documento_calidad_firmable, firmante="Firmante anulado")
     from django.contrib.contenttypes.models import ContentType
 
-    tipo = ContentType.objects.get_for_model(cdp)
+    tipo = ContentType.objects.get_for_model(area_firmable)
     texto = admin_client.get(LISTA, {"tipo": tipo.pk}).content.decode()
     assert "Firmante del CDP" in texto and "Firmante anulado" not in texto
     texto = admin_client.get(LISTA, {"anulada__exact": "1"}).content.decode()
@@ -161,9 +165,9 @@ def test_the_list_filters_by_document_type_and_annulment(admin_client, cdp, movi
 
 
 @pytest.mark.parametrize("forma", ["completo", "prefijo", "nombre"])
-def test_the_list_searches_by_token_or_signer(admin_client, cdp, forma):
-    firma = firmar(cdp, firmante="Buscada Persona")
-    firmar(cdp, firmante="Otra Persona")
+def test_the_list_searches_by_token_or_signer(admin_client, area_firmable, forma):
+    firma = firmar(area_firmable, firmante="Buscada Persona")
+    firmar(area_firmable, firmante="Otra Persona")
     termino = {
         "completo": str(firma.token),
         "prefijo": str(firma.token)[:8],
@@ -173,8 +177,8 @@ def test_the_list_searches_by_token_or_signer(admin_client, cdp, forma):
     assert "Buscada Persona" in texto and "Otra Persona" not in texto
 
 
-def test_the_change_page_is_read_only_and_shows_the_qr(admin_client, cdp):
-    firma = firmar(cdp)
+def test_the_change_page_is_read_only_and_shows_the_qr(admin_client, area_firmable):
+    firma = firmar(area_firmable)
     r = admin_client.get(f"{LISTA}{firma.pk}/change/")
     assert r.status_code == 200
     texto = r.content.decode()
@@ -187,15 +191,15 @@ def test_the_change_page_is_read_only_and_shows_the_qr(admin_client, cdp):
     assert firma.firmante == "María Fernanda López Rincón"
 
 
-def test_signatures_cannot_be_added_or_deleted_in_the_admin(admin_client, cdp):
-    firma = firmar(cdp)
+def test_signatures_cannot_be_added_or_deleted_in_the_admin(admin_client, area_firmable):
+    firma = firmar(area_firmable)
     assert admin_client.get(f"{LISTA}add/").status_code == 403
     assert admin_client.post(f"{LISTA}{firma.pk}/delete/", {"post": "yes"}).status_code == 403
     assert Firma.objects.filter(pk=firma.pk).exists()
 
 
-def test_the_annul_action_asks_for_a_reason_first(admin_client, cdp):
-    firma = firmar(cdp)
+def test_the_annul_action_asks_for_a_reason_first(admin_client, area_firmable):
+    firma = firmar(area_firmable)
     r = admin_client.post(LISTA, {"action": "anular", "_selected_action": [firma.pk]})
     assert r.status_code == 200
     assert "Motivo de la anulación" in r.content.decode()
@@ -209,8 +213,8 @@ def test_the_annul_action_asks_for_a_reason_first(admin_client, cdp):
     assert firma.anulada is False
 
 
-def test_the_annul_action_annuls_with_the_given_reason(admin_client, cdp):
-    a, b = firmar(cdp), firmar(cdp, firmante="Otra")
+def test_the_annul_action_annuls_with_the_given_reason(admin_client, area_firmable):
+    a, b = firmar(area_firmable), firmar(area_firmable, firmante="Otra")
     r = admin_client.post(
         LISTA,
         {
@@ -229,8 +233,8 @@ def test_the_annul_action_annuls_with_the_given_reason(admin_client, cdp):
         assert firma.motivo_anulacion == "Se rechazó el CDP y se reinició el trámite."
 
 
-def test_staff_without_change_permission_has_no_annul_action(client, cdp):
-    firma = firmar(cdp)
+def test_staff_without_change_permission_has_no_annul_action(client, area_firmable):
+    firma = firmar(area_firmable)
     client.force_login(UserFactory(is_staff=True, permisos=["firmas.view_firma"]))
     r = client.get(LISTA)
     assert r.status_code == 200

@@ -25,9 +25,9 @@ def _sin_desborde_horizontal(pagina) -> None:
     assert ancho <= pagina.viewport_size["width"]
 
 
-def test_a_phone_scanning_a_valid_signature_sees_it_clearly(navegador, cdp):
-    firmar(cdp, firmante="Jorge Iván Peña Cárdenas", rol="Profesional de presupuesto")
-    firma = firmar(cdp)
+def test_a_phone_scanning_a_valid_signature_sees_it_clearly(navegador, area_firmable):
+    firmar(area_firmable, firmante="Jorge Iván Peña Cárdenas", rol="Profesional de presupuesto")
+    firma = firmar(area_firmable)
     pagina = navegador(390, 844)
     violaciones = vigilar_csp(pagina)
     respuesta = pagina.goto(f"{pagina.base}{firma.ruta_verificacion()}")
@@ -41,7 +41,7 @@ def test_a_phone_scanning_a_valid_signature_sees_it_clearly(navegador, cdp):
         "María Fernanda López Rincón",
         "Ordenador del gasto",
         "2025-03-04 10:06:07",
-        f"CDP-2025-{cdp.pk:04d}",
+        f"CDP-2025-{area_firmable.pk:04d}",
         "Expedido",
         str(firma.token),
     ):
@@ -55,8 +55,8 @@ def test_a_phone_scanning_a_valid_signature_sees_it_clearly(navegador, cdp):
     assert violaciones == []
 
 
-def test_a_phone_sees_an_annulled_signature_as_annulled(navegador, cdp):
-    firma = firma_anulada(cdp)
+def test_a_phone_sees_an_annulled_signature_as_annulled(navegador, area_firmable):
+    firma = firma_anulada(area_firmable)
     pagina = navegador(390, 844)
     violaciones = vigilar_csp(pagina)
     respuesta = pagina.goto(f"{pagina.base}{firma.ruta_verificacion()}")
@@ -68,8 +68,8 @@ def test_a_phone_sees_an_annulled_signature_as_annulled(navegador, cdp):
     assert violaciones == []
 
 
-def test_a_phone_with_an_unknown_code_sees_not_found(navegador, cdp):
-    firmar(cdp)
+def test_a_phone_with_an_unknown_code_sees_not_found(navegador, area_firmable):
+    firmar(area_firmable)
     pagina = navegador(390, 844)
     violaciones = vigilar_csp(pagina)
     respuesta = pagina.goto(f"{pagina.base}/presupuesto/verificar/{uuid.uuid4()}")

@@ -18,9 +18,9 @@ def _texto(r) -> str:
     return html.unescape(r.content.decode())
 
 
-def test_a_valid_signature_shows_the_same_facts_as_the_api(client, cdp):
-    firmar(cdp, firmante="Jorge Iván Peña", rol="Jefe de presupuesto")
-    firma = firmar(cdp)
+def test_a_valid_signature_shows_the_same_facts_as_the_api(client, area_firmable):
+    firmar(area_firmable, firmante="Jorge Iván Peña", rol="Jefe de presupuesto")
+    firma = firmar(area_firmable)
     r = client.get(f"{PAGINA}{firma.token}")
     assert r.status_code == 200
     assert r["Content-Type"] == "text/html; charset=utf-8"
@@ -32,8 +32,8 @@ def test_a_valid_signature_shows_the_same_facts_as_the_api(client, cdp):
         "2025-03-04 10:06:07",
         "hora de Colombia",
         "Certificado de Disponibilidad Presupuestal (CDP)",
-        f"CDP-2025-{cdp.pk:04d}",
-        f"RAD-2025-{cdp.pk:05d}",
+        f"CDP-2025-{area_firmable.pk:04d}",
+        f"RAD-2025-{area_firmable.pk:05d}",
         "Prestación de servicios profesionales para la gestión documental",
         "Expedido",
         str(firma.token),
@@ -43,20 +43,20 @@ def test_a_valid_signature_shows_the_same_facts_as_the_api(client, cdp):
     assert "La firma fue anulada." not in texto
 
 
-def test_the_page_is_branded_and_readable_on_a_phone(client, cdp):
+def test_the_page_is_branded_and_readable_on_a_phone(client, area_firmable):
     marca = Marca.cargar()
     marca.nombre = "Alcaldía de Villa Esperanza"
     marca.nombre_entidad = "Alcaldía Municipal de Villa Esperanza"
     marca.save()
-    r = client.get(f"{PAGINA}{firmar(cdp).token}")
+    r = client.get(f"{PAGINA}{firmar(area_firmable).token}")
     texto = _texto(r)
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in texto
     assert "<title>Firma válida · Alcaldía de Villa Esperanza</title>" in texto
     assert "Alcaldía Municipal de Villa Esperanza" in texto
 
 
-def test_an_annulled_signature_says_so_clearly(client, cdp):
-    firma = firma_anulada(cdp, motivo="Nota interna 4711 del comité")
+def test_an_annulled_signature_says_so_clearly(client, area_firmable):
+    firma = firma_anulada(area_firmable, motivo="Nota interna 4711 del comité")
     r = client.get(f"{PAGINA}{firma.token}")
     assert r.status_code == 200
     texto = _texto(r)
@@ -68,8 +68,8 @@ def test_an_annulled_signature_says_so_clearly(client, cdp):
 
 
 @pytest.mark.parametrize("token", ["uuid", "no-es-un-codigo", "a/b", "/"])
-def test_an_unknown_or_malformed_code_is_a_clear_404_page(client, cdp, token):
-    firmar(cdp)
+def test_an_unknown_or_malformed_code_is_a_clear_404_page(client, area_firmable, token):
+    firmar(area_firmable)
     codigo = str(uuid.uuid4()) if token == "uuid" else token
     r = client.get(f"{PAGINA}{codigo}")
     assert r.status_code == 404
@@ -80,10 +80,10 @@ def test_an_unknown_or_malformed_code_is_a_clear_404_page(client, cdp, token):
     assert "María Fernanda" not in texto
 
 
-def test_what_people_wrote_is_escaped(client, cdp):
-    cdp.nombre = '<script>alert("objeto")</script>'
-    cdp.save()
-    firma = firmar(cdp, firmante="<img src=x onerror=alert(1)>", rol="<b>Rol</b>")
+def test_what_people_wrote_is_escaped(client, area_firmable):
+    area_firmable.nombre = '<script>alert("objeto")</script>'
+    area_firmable.save()
+    firma = firmar(area_firmable, firmante="<img src=x onerror=alert(1)>", rol="<b>Rol</b>")
     crudo = client.get(f"{PAGINA}{firma.token}").content.decode()
     assert "<script>alert" not in crudo and "<img src=x" not in crudo and "<b>Rol" not in crudo
     assert "&lt;img src=x onerror=alert(1)&gt;" in crudo
@@ -92,16 +92,16 @@ def test_what_people_wrote_is_escaped(client, cdp):
     assert "<script>alert(1)" not in r.content.decode()
 
 
-def test_the_page_is_neither_cached_nor_indexed_nor_leaks_its_address(client, cdp):
-    for ruta in (f"{PAGINA}{firmar(cdp).token}", f"{PAGINA}{uuid.uuid4()}"):
+def test_the_page_is_neither_cached_nor_indexed_nor_leaks_its_address(client, area_firmable):
+    for ruta in (f"{PAGINA}{firmar(area_firmable).token}", f"{PAGINA}{uuid.uuid4()}"):
         r = client.get(ruta)
         assert r["Cache-Control"] == "no-store"
         assert r["X-Robots-Tag"] == "noindex, nofollow"
         assert r["Referrer-Policy"] == "no-referrer"
 
 
-def test_the_page_shares_the_api_bucket_and_answers_429_as_a_page(client, cdp):
-    firma = firmar(cdp)
+def test_the_page_shares_the_api_bucket_and_answers_429_as_a_page(client, area_firmable):
+    firma = firmar(area_firmable)
     for n in range(60):
         ruta = PAGINA if n % 2 else API
         r = client.get(f"{ruta}{firma.token}")
@@ -117,14 +117,14 @@ def test_the_page_shares_the_api_bucket_and_answers_429_as_a_page(client, cdp):
     assert client.get(f"{API}{firma.token}").status_code == 429
 
 
-def test_other_methods_are_405(client, cdp):
-    firma = firmar(cdp)
+def test_other_methods_are_405(client, area_firmable):
+    firma = firmar(area_firmable)
     assert client.post(f"{PAGINA}{firma.token}").status_code == 405
     assert client.head(f"{PAGINA}{firma.token}").status_code == 200
 
 
-def test_a_movement_shows_its_type_in_words(client, movimiento):
-    r = client.get(f"{PAGINA}{firmar(movimiento).token}")
+def test_a_movement_shows_its_type_in_words(client, documento_calidad_firmable):
+    r = client.get(f"{PAGINA}{firmar(documento_calidad_firmable).token}")
     assert "Movimiento de CDP: adición" in _texto(r)
     assert "Aprobado" in _texto(r)
 

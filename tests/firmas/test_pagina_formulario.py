@@ -44,8 +44,8 @@ def test_the_address_without_a_code_is_a_form_to_type_or_paste_it(client):
         "Código de verificación: {token}.",
     ],
 )
-def test_a_typed_or_pasted_code_leads_to_its_verification(client, cdp, escrito):
-    firma = firmar(cdp)
+def test_a_typed_or_pasted_code_leads_to_its_verification(client, area_firmable, escrito):
+    firma = firmar(area_firmable)
     token = str(firma.token)
     valor = escrito.format(
         token=token, mayusculas=token.upper(), sin_guiones=token.replace("-", "")
@@ -66,15 +66,15 @@ def test_text_without_a_code_stays_on_the_form_with_a_clear_message(client):
     assert 'aria-invalid="true"' in texto
 
 
-def test_a_trailing_slash_on_the_code_works(client, cdp):
-    firma = firmar(cdp)
+def test_a_trailing_slash_on_the_code_works(client, area_firmable):
+    firma = firmar(area_firmable)
     r = client.get(f"{FORMULARIO}{firma.token}/")
     assert r.status_code == 200
     assert "Firma válida" in _texto(r)
 
 
-def test_the_page_says_when_it_was_consulted_and_prints_cleanly(client, cdp):
-    r = client.get(f"{FORMULARIO}{firmar(cdp).token}")
+def test_the_page_says_when_it_was_consulted_and_prints_cleanly(client, area_firmable):
+    r = client.get(f"{FORMULARIO}{firmar(area_firmable).token}")
     texto = _texto(r)
     consultado = r"Consultado el \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \(hora de Colombia\)"
     assert re.search(consultado, texto)
@@ -82,8 +82,8 @@ def test_the_page_says_when_it_was_consulted_and_prints_cleanly(client, cdp):
     assert "data-imprimir" in texto and "/static/hub/imprimir.js" in texto
 
 
-def test_an_annulled_signature_says_when_but_not_a_private_reason(client, cdp):
-    firma = services.anular(firma=firmar(cdp), motivo="Nota interna 4711 del comité")
+def test_an_annulled_signature_says_when_but_not_a_private_reason(client, area_firmable):
+    firma = services.anular(firma=firmar(area_firmable), motivo="Nota interna 4711 del comité")
     r = client.get(f"{FORMULARIO}{firma.token}")
     texto = _texto(r)
     assert "La firma fue anulada." in texto
@@ -94,9 +94,9 @@ def test_an_annulled_signature_says_when_but_not_a_private_reason(client, cdp):
     assert "Motivo:" not in texto
 
 
-def test_a_reason_marked_publishable_is_shown(client, cdp):
+def test_a_reason_marked_publishable_is_shown(client, area_firmable):
     firma = services.anular(
-        firma=firmar(cdp),
+        firma=firmar(area_firmable),
         motivo="El proceso fue rechazado y se reinició.",
         motivo_publico=True,
     )
@@ -115,8 +115,8 @@ def test_a_reason_marked_publishable_is_shown(client, cdp):
         "Llamar al 310 555 1234",
     ],
 )
-def test_a_reason_with_personal_data_cannot_be_published(cdp, motivo):
-    firma = firmar(cdp)
+def test_a_reason_with_personal_data_cannot_be_published(area_firmable, motivo):
+    firma = firmar(area_firmable)
     with pytest.raises(services.FirmaInvalida, match="datos personales"):
         services.anular(firma=firma, motivo=motivo, motivo_publico=True)
     assert Firma.objects.get(pk=firma.pk).anulada is False  # nothing half-written
@@ -124,9 +124,9 @@ def test_a_reason_with_personal_data_cannot_be_published(cdp, motivo):
     assert Firma.objects.get(pk=firma.pk).motivo_publico is False
 
 
-def test_the_admin_annuls_with_a_publishable_reason_when_asked(client, cdp):
+def test_the_admin_annuls_with_a_publishable_reason_when_asked(client, area_firmable):
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
-    firma = firmar(cdp)
+    firma = firmar(area_firmable)
     datos = {
         "action": "anular",
         "_selected_action": [firma.pk],
@@ -139,7 +139,7 @@ def test_the_admin_annuls_with_a_publishable_reason_when_asked(client, cdp):
     firma.refresh_from_db()
     assert (firma.anulada, firma.motivo_publico) == (True, True)
 
-    otra = firmar(cdp)
+    otra = firmar(area_firmable)
     r = client.post(
         LISTA, {**datos, "_selected_action": [otra.pk], "motivo": "Pidió anularla ana@x.co"}
     )

@@ -18,8 +18,8 @@ ALIAS = "/presupuesto/api/v1/paa/firmas/verificar/"
 CLAVES = {"valido", "anulada", "firmante", "rol", "firmado_en", "documento", "total_firmas"}
 
 
-def test_a_valid_signature_answers_200_with_the_interface_data(api, cdp):
-    firma = firmar(cdp)
+def test_a_valid_signature_answers_200_with_the_interface_data(api, area_firmable):
+    firma = firmar(area_firmable)
     r = api.get(f"{API}{firma.token}")
     assert r.status_code == 200
     assert r["Content-Type"] == "application/json"
@@ -34,8 +34,8 @@ def test_a_valid_signature_answers_200_with_the_interface_data(api, cdp):
             "firmado_en": "2025-03-04 10:06:07",
             "documento": {
                 "tipo": "cdp",
-                "numero_cdp": f"CDP-2025-{cdp.pk:04d}",
-                "radicado": f"RAD-2025-{cdp.pk:05d}",
+                "numero_cdp": f"CDP-2025-{area_firmable.pk:04d}",
+                "radicado": f"RAD-2025-{area_firmable.pk:05d}",
                 "objeto": "Prestación de servicios profesionales para la gestión documental",
                 "estado": "expedido",
             },
@@ -45,9 +45,9 @@ def test_a_valid_signature_answers_200_with_the_interface_data(api, cdp):
     }
 
 
-def test_the_data_keys_and_types_are_exactly_the_interface(api, cdp):
-    firmar(cdp, rol="Jefe de presupuesto")
-    firma = firmar(cdp)
+def test_the_data_keys_and_types_are_exactly_the_interface(api, area_firmable):
+    firmar(area_firmable, rol="Jefe de presupuesto")
+    firma = firmar(area_firmable)
     data = api.get(f"{API}{firma.token}").json()["data"]
     assert set(data) == CLAVES
     assert type(data["valido"]) is bool and type(data["anulada"]) is bool
@@ -57,9 +57,9 @@ def test_the_data_keys_and_types_are_exactly_the_interface(api, cdp):
     assert len(data["firmado_en"]) == 19
 
 
-def test_an_annulled_signature_answers_200_with_its_message(api, cdp):
-    firma = firma_anulada(cdp, motivo="Nota interna 4711 del comité")
-    firmar(cdp, firmante="Otra persona")
+def test_an_annulled_signature_answers_200_with_its_message(api, area_firmable):
+    firma = firma_anulada(area_firmable, motivo="Nota interna 4711 del comité")
+    firmar(area_firmable, firmante="Otra persona")
     r = api.get(f"{API}{firma.token}")
     assert r.status_code == 200
     cuerpo = r.json()
@@ -73,16 +73,16 @@ def test_an_annulled_signature_answers_200_with_its_message(api, cdp):
     assert "4711" not in r.content.decode()
 
 
-def test_the_paa_alias_answers_byte_for_byte_the_same(api, cdp):
-    valida, anulada = firmar(cdp), firma_anulada(cdp)
+def test_the_paa_alias_answers_byte_for_byte_the_same(api, area_firmable):
+    valida, anulada = firmar(area_firmable), firma_anulada(area_firmable)
     for token in (valida.token, anulada.token, uuid.uuid4(), "no-es-un-uuid"):
         a, b = api.get(f"{API}{token}"), api.get(f"{ALIAS}{token}")
         assert (a.status_code, a.content) == (b.status_code, b.content)
         assert a["Content-Type"] == b["Content-Type"]
 
 
-def test_an_unknown_token_is_404_firma_no_encontrada(api, cdp):
-    firmar(cdp)
+def test_an_unknown_token_is_404_firma_no_encontrada(api, area_firmable):
+    firmar(area_firmable)
     r = api.get(f"{API}{uuid.uuid4()}")
     assert r.status_code == 404
     assert r.json() == {
@@ -111,24 +111,24 @@ def test_an_unknown_token_is_404_firma_no_encontrada(api, cdp):
         "ñandú",
     ],
 )
-def test_a_malformed_token_gets_exactly_the_unknown_answer(api, cdp, token):
-    firmar(cdp)
+def test_a_malformed_token_gets_exactly_the_unknown_answer(api, area_firmable, token):
+    firmar(area_firmable)
     desconocido = api.get(f"{API}{uuid.uuid4()}")
     r = api.get(f"{API}{token}")
     assert r.status_code == 404
     assert r.content == desconocido.content
 
 
-def test_a_token_in_upper_case_or_without_hyphens_still_verifies(api, cdp):
-    firma = firmar(cdp)
+def test_a_token_in_upper_case_or_without_hyphens_still_verifies(api, area_firmable):
+    firma = firmar(area_firmable)
     for escrito in (str(firma.token).upper(), firma.token.hex):
         assert api.get(f"{API}{escrito}").json()["data"]["valido"] is True
 
 
 def test_an_unknown_and_a_malformed_token_cost_the_same_single_query(
-    django_assert_num_queries, cdp
+    django_assert_num_queries, area_firmable
 ):
-    firmar(cdp)
+    firmar(area_firmable)
     with django_assert_num_queries(1):
         assert resumen_verificacion(str(uuid.uuid4())) is None
     with django_assert_num_queries(1):
@@ -136,22 +136,22 @@ def test_an_unknown_and_a_malformed_token_cost_the_same_single_query(
 
 
 def test_verification_costs_three_queries_whatever_the_number_of_signatures(
-    django_assert_num_queries, cdp, movimiento
+    django_assert_num_queries, area_firmable, documento_calidad_firmable
 ):
-    firma = firmar(cdp)
+    firma = firmar(area_firmable)
     with django_assert_num_queries(3):
         assert resumen_verificacion(str(firma.token))["total_firmas"] == 1
     for n in range(10):
-        firmar(cdp, firmante=f"Persona {n}")
-        firmar(movimiento, firmante=f"Persona {n}")
-    firma_anulada(cdp)
+        firmar(area_firmable, firmante=f"Persona {n}")
+        firmar(documento_calidad_firmable, firmante=f"Persona {n}")
+    firma_anulada(area_firmable)
     with django_assert_num_queries(3):
         assert resumen_verificacion(str(firma.token))["total_firmas"] == 11
 
 
-def test_nothing_personal_beyond_name_and_role_leaves(api, cdp):
+def test_nothing_personal_beyond_name_and_role_leaves(api, area_firmable):
     usuario = UserFactory(username="mflopez", email="mflopez@entidad.gov.co", cargo="Secretaria")
-    firma = firmar(cdp, usuario=usuario)
+    firma = firmar(area_firmable, usuario=usuario)
     Firma.objects.filter(pk=firma.pk).update(imagen="firmas/2025/03/mflopez.png")
     r = api.get(f"{API}{firma.token}")
     texto = r.content.decode()
@@ -161,10 +161,10 @@ def test_nothing_personal_beyond_name_and_role_leaves(api, cdp):
     assert set(r.json()) == {"success", "data", "message"}
 
 
-def test_the_object_is_shortened_and_cleaned_of_invisible_characters(api, cdp):
-    cdp.nombre = "Objeto\u202e largo " + "palabra " * 17
-    cdp.save()
-    firma = firmar(cdp)
+def test_the_object_is_shortened_and_cleaned_of_invisible_characters(api, area_firmable):
+    area_firmable.nombre = "Objeto\u202e largo " + "palabra " * 17
+    area_firmable.save()
+    firma = firmar(area_firmable)
     objeto = api.get(f"{API}{firma.token}").json()["data"]["documento"]["objeto"]
     assert len(objeto) == 120
     assert objeto.endswith("…")
@@ -172,47 +172,49 @@ def test_the_object_is_shortened_and_cleaned_of_invisible_characters(api, cdp):
     assert objeto.startswith("Objeto largo palabra")
 
 
-def test_local_time_is_bogota_and_formatted_with_seconds(api, cdp):
+def test_local_time_is_bogota_and_formatted_with_seconds(api, area_firmable):
     import datetime
 
-    firma = firmar(cdp, firmado_en=datetime.datetime(2025, 12, 31, 23, 59, 58, tzinfo=datetime.UTC))
+    firma = firmar(
+        area_firmable, firmado_en=datetime.datetime(2025, 12, 31, 23, 59, 58, tzinfo=datetime.UTC)
+    )
     assert api.get(f"{API}{firma.token}").json()["data"]["firmado_en"] == "2025-12-31 18:59:58"
 
 
-def test_a_signature_whose_document_was_deleted_is_not_found(api, movimiento):
-    firma = firmar(movimiento)
-    movimiento.delete()
+def test_a_signature_whose_document_was_deleted_is_not_found(api, documento_calidad_firmable):
+    firma = firmar(documento_calidad_firmable)
+    documento_calidad_firmable.delete()
     r = api.get(f"{API}{firma.token}")
     assert r.status_code == 404
     assert r.json()["error"]["code"] == "FIRMA_NO_ENCONTRADA"
 
 
 @pytest.mark.parametrize("metodo", ["post", "put", "patch", "delete"])
-def test_other_methods_get_the_405_envelope(api, cdp, metodo):
-    firma = firmar(cdp)
+def test_other_methods_get_the_405_envelope(api, area_firmable, metodo):
+    firma = firmar(area_firmable)
     r = getattr(api, metodo)(f"{API}{firma.token}", data="{}", content_type="application/json")
     assert r.status_code == 405
     assert r.json()["error"]["code"] == "METODO_NO_PERMITIDO"
     assert r["Allow"] == "GET, HEAD"
 
 
-def test_a_real_client_posting_without_csrf_token_also_gets_the_405_envelope(cdp):
+def test_a_real_client_posting_without_csrf_token_also_gets_the_405_envelope(area_firmable):
     from django.test import Client
 
-    firma = firmar(cdp)
+    firma = firmar(area_firmable)
     r = Client(enforce_csrf_checks=True).post(f"{API}{firma.token}")
     assert r.status_code == 405
     assert r.json()["error"]["code"] == "METODO_NO_PERMITIDO"
 
 
-def test_head_is_accepted(api, cdp):
-    firma = firmar(cdp)
+def test_head_is_accepted(api, area_firmable):
+    firma = firmar(area_firmable)
     assert api.head(f"{API}{firma.token}").status_code == 200
 
 
 class TestLimite:
-    def test_sixty_per_minute_then_429_with_retry_after(self, api, cdp):
-        firma = firmar(cdp)
+    def test_sixty_per_minute_then_429_with_retry_after(self, api, area_firmable):
+        firma = firmar(area_firmable)
         for n in range(60):
             r = api.get(f"{API}{firma.token}")
             assert r.status_code == 200
@@ -226,24 +228,24 @@ class TestLimite:
         assert r["X-RateLimit-Limit"] == "60"
         assert r["X-RateLimit-Remaining"] == "0"
 
-    def test_unknown_tokens_count_too(self, api, cdp):
+    def test_unknown_tokens_count_too(self, api, area_firmable):
         for _ in range(60):
             assert api.get(f"{API}{uuid.uuid4()}").status_code == 404
-        assert api.get(f"{API}{firmar(cdp).token}").status_code == 429
+        assert api.get(f"{API}{firmar(area_firmable).token}").status_code == 429
 
-    def test_the_alias_shares_the_bucket_and_each_ip_has_its_own(self, api, cdp):
-        firma = firmar(cdp)
+    def test_the_alias_shares_the_bucket_and_each_ip_has_its_own(self, api, area_firmable):
+        firma = firmar(area_firmable)
         for n in range(60):
             ruta = API if n % 2 else ALIAS
             assert api.get(f"{ruta}{firma.token}", REMOTE_ADDR="10.1.1.1").status_code == 200
         assert api.get(f"{ALIAS}{firma.token}", REMOTE_ADDR="10.1.1.1").status_code == 429
         assert api.get(f"{API}{firma.token}", REMOTE_ADDR="10.1.1.2").status_code == 200
 
-    def test_the_administrator_can_change_the_limit(self, api, cdp):
+    def test_the_administrator_can_change_the_limit(self, api, area_firmable):
         limites = Limites.cargar()
         limites.verificacion_por_minuto = 2
         limites.save()
-        firma = firmar(cdp)
+        firma = firmar(area_firmable)
         assert api.get(f"{API}{firma.token}")["X-RateLimit-Limit"] == "2"
         assert api.get(f"{API}{firma.token}").status_code == 200
         r = api.get(f"{API}{firma.token}")

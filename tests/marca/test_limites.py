@@ -6,17 +6,10 @@ import pytest
 from django.test import override_settings
 
 from hub.models import Limites
+from tests.caches import CACHE_MUERTA
 from tests.marca.factories import URL_MARCA, png, poner_imagen, url_archivo
 
 pytestmark = pytest.mark.django_db
-
-CACHE_MUERTA = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": "redis://127.0.0.1:1/0",
-        "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
-    }
-}
 
 
 def _limite_marca(valor: int) -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -68,9 +71,10 @@ def rpc(client, metodo: str, params: dict | None = None, **cabeceras: str) -> Re
     return enviar(client, mensaje, **cabeceras)
 
 
-def resultado_valido(r: Respuesta, nombre: str) -> dict:
-    """A successful tool result: its structuredContent satisfies the tool's own outputSchema and
-    content[1] carries the same data as JSON text. Returns the structuredContent."""
+def resultado_valido(r: Respuesta, nombre: str, *, decimales: bool = False) -> dict:
+    """A successful tool result: its structuredContent satisfies the tool's own outputSchema
+    (formats checked) and content[1] carries the same data as JSON text. Returns the
+    structuredContent; with `decimales`, read from the body with every number an exact Decimal."""
     import jsonschema
 
     from apps.mcp.registro import registro as registro_herramientas
@@ -78,7 +82,37 @@ def resultado_valido(r: Respuesta, nombre: str) -> dict:
     resultado = r.resultado
     assert resultado["isError"] is False, resultado
     datos = resultado["structuredContent"]
-    jsonschema.validate(datos, registro_herramientas.obtener(nombre).esquema_salida)
+    jsonschema.validate(
+        datos,
+        registro_herramientas.obtener(nombre).esquema_salida,
+        format_checker=jsonschema.FormatChecker(),
+    )
+    if not decimales:
+        assert json.loads(resultado["content"][1]["text"]) == datos
+        return datos
+    cuerpo = json.loads(r.http.content, parse_float=Decimal)["result"]
+    assert (
+        json.loads(cuerpo["content"][1]["text"], parse_float=Decimal) == cuerpo["structuredContent"]
+    )
+    return cuerpo["structuredContent"]
+
+
+def validador(nombre: str, *, decimales: bool = False) -> Callable[[Respuesta], dict]:
+    """`resultado_valido` for one tool, for a test module's `_valida`."""
+    return functools.partial(resultado_valido, nombre=nombre, decimales=decimales)
+
+
+def error_herramienta(r: Respuesta, codigo: str) -> dict:
+    """A tool error with this `codigo`: the message as text, then the same data as JSON text.
+
+    Returns the structuredContent (codigo, mensaje and what the error adds).
+    """
+    resultado = r.resultado
+    assert resultado["isError"] is True, resultado
+    datos = resultado["structuredContent"]
+    assert datos["codigo"] == codigo
+    assert [c["type"] for c in resultado["content"]] == ["text", "text"]
+    assert resultado["content"][0]["text"] == datos["mensaje"]
     assert json.loads(resultado["content"][1]["text"]) == datos
     return datos
 
@@ -136,6 +170,16 @@ def token_completo(completo):
 @pytest.fixture
 def token_limitado(limitado):
     return nuevo_token(limitado)[1]
+
+
+@pytest.fixture
+def como(clave):
+    """The headers of the integration key acting for a person: `como(usuario)`."""
+
+    def _como(usuario) -> dict[str, str]:
+        return {**clave, "X-MCP-User-Token": nuevo_token(usuario)[1]}
+
+    return _como
 
 
 @pytest.fixture

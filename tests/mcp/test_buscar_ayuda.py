@@ -6,7 +6,7 @@ import pytest
 
 from apps.mcp import ayuda
 from apps.mcp.registro import registro
-from tests.mcp.conftest import llamar, resultado_valido, rpc
+from tests.mcp.conftest import error_herramienta, llamar, rpc, validador
 
 pytestmark = pytest.mark.django_db
 
@@ -18,15 +18,7 @@ def _ayuda(client, cabeceras, **argumentos):
     return llamar(client, "buscar_ayuda", argumentos, **cabeceras)
 
 
-def _valida(r) -> dict:
-    return resultado_valido(r, "buscar_ayuda")
-
-
-def _error(r, codigo: str) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is True
-    assert resultado["structuredContent"]["codigo"] == codigo
-    return resultado["structuredContent"]
+_valida = validador("buscar_ayuda")
 
 
 @pytest.fixture
@@ -164,7 +156,7 @@ def test_invisible_characters_of_the_question_are_removed(client, como_limitado)
     ],
 )
 def test_out_of_bounds_arguments_are_datos_invalidos(client, como_limitado, argumentos):
-    datos = _error(_ayuda(client, como_limitado, **argumentos), "DATOS_INVALIDOS")
+    datos = error_herramienta(_ayuda(client, como_limitado, **argumentos), "DATOS_INVALIDOS")
     assert datos["campos"]
 
 
@@ -199,7 +191,7 @@ def test_the_schema_in_tools_list_states_the_bounds(client, como_limitado):
 
 
 def test_the_api_key_alone_gets_sin_identidad(client, clave):
-    _error(_ayuda(client, clave, consulta="token personal"), "SIN_IDENTIDAD")
+    error_herramienta(_ayuda(client, clave, consulta="token personal"), "SIN_IDENTIDAD")
     nombres = {t["name"] for t in rpc(client, "tools/list", **clave).resultado["tools"]}
     assert "buscar_ayuda" not in nombres
 

@@ -16,8 +16,7 @@ from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import Solicitud
 from tests.factories import GroupFactory, UserFactory, dar_permisos
-from tests.mcp.conftest import llamar, resultado_valido, rpc
-from tests.mcp.factories import nuevo_token
+from tests.mcp.conftest import error_herramienta, llamar, rpc, validador
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db
@@ -71,27 +70,11 @@ def escenario():
     }
 
 
-@pytest.fixture
-def como(clave):
-    def _como(usuario) -> dict[str, str]:
-        return {**clave, "X-MCP-User-Token": nuevo_token(usuario)[1]}
-
-    return _como
-
-
 def _buscar(client, cabeceras, **argumentos):
     return llamar(client, "buscar_solicitudes", argumentos, **cabeceras)
 
 
-def _valida(r) -> dict:
-    return resultado_valido(r, "buscar_solicitudes")
-
-
-def _error(r, codigo: str) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is True
-    assert resultado["structuredContent"]["codigo"] == codigo
-    return resultado["structuredContent"]
+_valida = validador("buscar_solicitudes")
 
 
 def _numeros(datos) -> list:
@@ -108,11 +91,11 @@ def _fechar(solicitud: Solicitud, dia: str) -> None:
 
 
 def test_with_the_api_key_alone_it_is_sin_identidad(client, clave, escenario):
-    _error(_buscar(client, clave), "SIN_IDENTIDAD")
+    error_herramienta(_buscar(client, clave), "SIN_IDENTIDAD")
 
 
 def test_a_person_without_request_permissions_gets_sin_permiso(client, como):
-    _error(_buscar(client, como(UserFactory(permisos=[USAR]))), "SIN_PERMISO")
+    error_herramienta(_buscar(client, como(UserFactory(permisos=[USAR]))), "SIN_PERMISO")
 
 
 @pytest.mark.parametrize(
@@ -226,7 +209,7 @@ def test_a_colleague_with_ver_todas_and_mias_gets_only_their_own(client, como, e
 def test_an_outsider_sees_nothing_of_others_and_todas_is_sin_permiso(client, como, escenario):
     extrano = UserFactory(permisos=[USAR, "solicitudes.radicar", "solicitudes.bandeja.ver"])
     assert _valida(_buscar(client, como(extrano), texto="certificado"))["total"] == 0
-    error = _error(_buscar(client, como(extrano), alcance="todas"), "SIN_PERMISO")
+    error = error_herramienta(_buscar(client, como(extrano), alcance="todas"), "SIN_PERMISO")
     assert "ver_todas" in error["mensaje"]
 
 
@@ -290,7 +273,7 @@ def test_desde_and_hasta_are_local_filing_days_both_included(client, como, escen
 
 def test_desde_after_hasta_is_datos_invalidos(client, como, escenario):
     r = _buscar(client, como(escenario["dueno"]), desde="2026-03-02", hasta="2026-03-01")
-    assert set(_error(r, "DATOS_INVALIDOS")["campos"]) == {"hasta"}
+    assert set(error_herramienta(r, "DATOS_INVALIDOS")["campos"]) == {"hasta"}
 
 
 def test_filters_combine(client, como, escenario):
@@ -341,7 +324,7 @@ def test_limite_accepts_its_bounds(client, como, escenario, limite):
 )
 def test_out_of_bounds_arguments_are_datos_invalidos(client, como, escenario, argumentos, campo):
     r = _buscar(client, como(escenario["dueno"]), **argumentos)
-    assert campo in _error(r, "DATOS_INVALIDOS")["campos"]
+    assert campo in error_herramienta(r, "DATOS_INVALIDOS")["campos"]
 
 
 def test_texto_and_tipo_accept_their_maximum_length(client, como, escenario):

@@ -4,7 +4,6 @@ grouped by scope with links, at a fixed number of queries."""
 from __future__ import annotations
 
 import datetime
-import json
 import re
 
 import jsonschema
@@ -21,7 +20,7 @@ from apps.solicitudes.models import Solicitud
 from tests.busqueda import vocabulario
 from tests.calidad.factories import DocumentoFactory, ProcesoFactory
 from tests.factories import AreaFactory, GroupFactory
-from tests.mcp.conftest import llamar, rpc
+from tests.mcp.conftest import error_herramienta, llamar, rpc, validador
 from tests.mcp.factories import nuevo_token
 from tests.presupuesto.factories import cdp_expedido, celda, rp_expedido
 from tests.solicitudes.factories import persona, tipo_con_etapas
@@ -63,24 +62,7 @@ def _buscar(client, cabeceras, **argumentos):
     return llamar(client, "busqueda_global", argumentos, **cabeceras)
 
 
-def _valida(r) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is False, resultado
-    datos = resultado["structuredContent"]
-    jsonschema.validate(
-        datos,
-        registro.obtener("busqueda_global").esquema_salida,
-        format_checker=jsonschema.FormatChecker(),
-    )
-    assert json.loads(resultado["content"][1]["text"]) == datos
-    return datos
-
-
-def _error(r, codigo: str) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is True
-    assert resultado["structuredContent"]["codigo"] == codigo
-    return resultado["structuredContent"]
+_valida = validador("busqueda_global")
 
 
 def _numeros(grupo: dict) -> set[str]:
@@ -305,14 +287,14 @@ def test_alcance_todas_needs_the_audit_permission(client, mundo):
     assert _numeros(datos["solicitudes"]) == {propia, ajena}
     for quien in ("duena", "revisor", "todo", "ajena"):
         r = _buscar(client, mundo[quien], texto="conectividad", alcance="todas")
-        assert "alcance=mias" in _error(r, "SIN_PERMISO")["mensaje"]
+        assert "alcance=mias" in error_herramienta(r, "SIN_PERMISO")["mensaje"]
 
 
 def test_alcance_todas_is_refused_even_when_requests_are_not_searched(client, mundo):
     r = _buscar(
         client, mundo["duena"], texto="conectividad", alcance="todas", ambitos=["documentos"]
     )
-    _error(r, "SIN_PERMISO")
+    error_herramienta(r, "SIN_PERMISO")
 
 
 def test_a_draft_is_found_only_by_its_author(client, mundo):
@@ -435,7 +417,7 @@ def test_the_limit_is_per_scope_and_the_total_stays(client, mundo):
     ],
 )
 def test_invalid_arguments_are_datos_invalidos(client, mundo, argumentos, campo):
-    datos = _error(_buscar(client, mundo["duena"], **argumentos), "DATOS_INVALIDOS")
+    datos = error_herramienta(_buscar(client, mundo["duena"], **argumentos), "DATOS_INVALIDOS")
     assert campo in datos["campos"]
 
 
@@ -512,7 +494,7 @@ def test_the_schema_in_tools_list_states_the_arguments(client, mundo):
 
 
 def test_the_api_key_alone_gets_sin_identidad(client, clave, mundo):
-    _error(_buscar(client, clave, texto="conectividad"), "SIN_IDENTIDAD")
+    error_herramienta(_buscar(client, clave, texto="conectividad"), "SIN_IDENTIDAD")
 
 
 def test_any_identified_person_may_search(client, como_limitado, mundo):

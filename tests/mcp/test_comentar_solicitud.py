@@ -16,8 +16,7 @@ from apps.mcp.registro import registro
 from apps.solicitudes import selectors, services
 from apps.solicitudes.models import Comentario, Evento, Solicitud, Tarea
 from tests.factories import GroupFactory, UserFactory
-from tests.mcp.conftest import ajustar, llamar, resultado_valido, rpc
-from tests.mcp.factories import nuevo_token
+from tests.mcp.conftest import ajustar, error_herramienta, llamar, rpc, validador
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db
@@ -63,28 +62,12 @@ def escenario():
     return {"tipo": tipo, "dueno": dueno, "revisora": revisora, "revision": revision, "s": s}
 
 
-@pytest.fixture
-def como(clave):
-    def _como(usuario) -> dict[str, str]:
-        return {**clave, "X-MCP-User-Token": nuevo_token(usuario)[1]}
-
-    return _como
-
-
 def _llamar(client, cabeceras, numero, comentario=TEXTO, **extra):
     argumentos = {"numero_radicado": numero, "comentario": comentario, **extra}
     return llamar(client, "comentar_solicitud", argumentos, **cabeceras)
 
 
-def _valida(r) -> dict:
-    return resultado_valido(r, "comentar_solicitud")
-
-
-def _error(r, codigo: str) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is True
-    assert resultado["structuredContent"]["codigo"] == codigo
-    return resultado
+_valida = validador("comentar_solicitud")
 
 
 def _token(client, cabeceras, numero, comentario=TEXTO) -> str:
@@ -184,13 +167,15 @@ def test_the_participants_see_the_published_comment(client, como, escenario):
 
 
 def test_with_the_api_key_alone_it_is_sin_identidad(client, clave, escenario):
-    _error(_llamar(client, clave, escenario["s"].numero_radicado), "SIN_IDENTIDAD")
+    error_herramienta(_llamar(client, clave, escenario["s"].numero_radicado), "SIN_IDENTIDAD")
 
 
 def test_a_person_without_request_permissions_gets_sin_permiso(client, como, escenario):
     # In the role of the pending task (so able to see it) but without any request permission.
     solo_rol = persona(escenario["revision"], permisos=[USAR])
-    _error(_llamar(client, como(solo_rol), escenario["s"].numero_radicado), "SIN_PERMISO")
+    error_herramienta(
+        _llamar(client, como(solo_rol), escenario["s"].numero_radicado), "SIN_PERMISO"
+    )
     assert Comentario.objects.count() == 0
 
 
@@ -225,8 +210,10 @@ def test_the_task_holder_may_comment(client, como, escenario):
 
 def test_an_outsider_gets_the_same_answer_as_for_a_missing_request(client, como, escenario):
     cabeceras = como(UserFactory(permisos=[USAR, "solicitudes.bandeja.ver"]))
-    ajena = _error(_llamar(client, cabeceras, escenario["s"].numero_radicado), "NO_ENCONTRADO")
-    inexistente = _error(_llamar(client, cabeceras, "SOL-1999-000001"), "NO_ENCONTRADO")
+    ajena = error_herramienta(
+        _llamar(client, cabeceras, escenario["s"].numero_radicado), "NO_ENCONTRADO"
+    )
+    inexistente = error_herramienta(_llamar(client, cabeceras, "SOL-1999-000001"), "NO_ENCONTRADO")
     assert ajena == inexistente
     assert Comentario.objects.count() == 0
 
@@ -238,7 +225,7 @@ def test_access_lost_between_the_steps_writes_nothing(client, como, escenario):
     # A colleague of the role completes the task: the common-inbox access ends.
     colega = persona(escenario["revision"], permisos=["solicitudes.bandeja.ver"])
     services.avanzar(solicitud=s, actor=colega)
-    _error(_confirmar(client, cabeceras, s.numero_radicado, token), "NO_ENCONTRADO")
+    error_herramienta(_confirmar(client, cabeceras, s.numero_radicado, token), "NO_ENCONTRADO")
     assert Comentario.objects.count() == 0
     assert ConfirmacionUsada.objects.count() == 0
 
@@ -251,7 +238,7 @@ def test_a_reused_token_is_refused_and_publishes_nothing_more(client, como, esce
     cabeceras = como(escenario["dueno"])
     token = _token(client, cabeceras, s.numero_radicado)
     _valida(_confirmar(client, cabeceras, s.numero_radicado, token))
-    _error(_confirmar(client, cabeceras, s.numero_radicado, token), "CONFIRMACION_USADA")
+    error_herramienta(_confirmar(client, cabeceras, s.numero_radicado, token), "CONFIRMACION_USADA")
     assert Comentario.objects.count() == 1
 
 
@@ -265,15 +252,15 @@ def test_arguments_changed_after_the_preview_write_nothing(client, como, escenar
     token = _token(client, cabeceras, s.numero_radicado)
     numero = otra.numero_radicado if cambio == "numero_radicado" else s.numero_radicado
     texto = "Otro texto distinto" if cambio == "comentario" else TEXTO
-    _error(_confirmar(client, cabeceras, numero, token, texto), "CONFIRMACION_NO_COINCIDE")
+    error_herramienta(
+        _confirmar(client, cabeceras, numero, token, texto), "CONFIRMACION_NO_COINCIDE"
+    )
     assert Comentario.objects.count() == 0
 
 
 def test_confirmar_without_the_token_is_datos_invalidos(client, como, escenario):
     r = _llamar(client, como(escenario["dueno"]), escenario["s"].numero_radicado, confirmar=True)
-    assert set(_error(r, "DATOS_INVALIDOS")["structuredContent"]["campos"]) == {
-        "token_confirmacion"
-    }
+    assert set(error_herramienta(r, "DATOS_INVALIDOS")["campos"]) == {"token_confirmacion"}
     assert Comentario.objects.count() == 0
 
 
@@ -282,8 +269,10 @@ def test_with_writes_disabled_it_is_escritura_deshabilitada(client, como, escena
     cabeceras = como(escenario["dueno"])
     token = _token(client, cabeceras, s.numero_radicado)
     ajustar(escrituras_habilitadas=False)
-    _error(_llamar(client, cabeceras, s.numero_radicado), "ESCRITURA_DESHABILITADA")
-    _error(_confirmar(client, cabeceras, s.numero_radicado, token), "ESCRITURA_DESHABILITADA")
+    error_herramienta(_llamar(client, cabeceras, s.numero_radicado), "ESCRITURA_DESHABILITADA")
+    error_herramienta(
+        _confirmar(client, cabeceras, s.numero_radicado, token), "ESCRITURA_DESHABILITADA"
+    )
     assert Comentario.objects.count() == 0
     nombres = {t["name"] for t in rpc(client, "tools/list", **cabeceras).resultado["tools"]}
     assert "comentar_solicitud" not in nombres
@@ -295,7 +284,7 @@ def test_the_seventh_confirmed_write_in_a_minute_is_rate_limit(client, como, esc
     for i in range(6):
         _valida(_publicar(client, cabeceras, s.numero_radicado, f"Mensaje número {i}"))
     r = _publicar(client, cabeceras, s.numero_radicado, "Mensaje número 7")
-    assert _error(r, "RATE_LIMIT")["structuredContent"]["reintentar_en"] >= 1
+    assert error_herramienta(r, "RATE_LIMIT")["reintentar_en"] >= 1
     assert Comentario.objects.count() == 6
     # Previews are not writes: still answered.
     _valida(_llamar(client, cabeceras, s.numero_radicado, "Mensaje número 8"))
@@ -321,7 +310,7 @@ def test_the_seventh_confirmed_write_in_a_minute_is_rate_limit(client, como, esc
 def test_out_of_bounds_arguments_are_datos_invalidos(client, como, escenario, argumentos, campo):
     base = {"numero_radicado": escenario["s"].numero_radicado, "comentario": TEXTO}
     r = llamar(client, "comentar_solicitud", {**base, **argumentos}, **como(escenario["dueno"]))
-    assert campo in _error(r, "DATOS_INVALIDOS")["structuredContent"]["campos"]
+    assert campo in error_herramienta(r, "DATOS_INVALIDOS")["campos"]
     assert Comentario.objects.count() == 0
 
 
@@ -335,7 +324,7 @@ def test_comments_at_the_length_bounds_are_published(client, como, escenario, la
 
 @pytest.mark.parametrize("numero", ["abc", "S" * 60])
 def test_numbers_at_the_length_bounds_are_looked_up(client, como, escenario, numero):
-    _error(_llamar(client, como(escenario["dueno"]), numero), "NO_ENCONTRADO")
+    error_herramienta(_llamar(client, como(escenario["dueno"]), numero), "NO_ENCONTRADO")
 
 
 # --- cost ---------------------------------------------------------------------------------------

@@ -4,19 +4,16 @@ traffic lights, filters, detail of one project, visibility, and a fixed cost."""
 from __future__ import annotations
 
 import datetime
-import json
 from decimal import Decimal
 
-import jsonschema
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from apps.mcp.registro import registro
 from apps.presupuesto import services
 from apps.presupuesto.models import Vigencia
 from tests.factories import AreaFactory, UserFactory
-from tests.mcp.conftest import llamar, rpc
+from tests.mcp.conftest import error_herramienta, llamar, rpc, validador
 from tests.mcp.factories import nuevo_token
 from tests.presupuesto.factories import (
     ActividadFactory,
@@ -126,26 +123,7 @@ def _tablero(client, cabeceras, **argumentos):
     return llamar(client, "estado_presupuesto", argumentos, **cabeceras)
 
 
-def _valida(r) -> dict:
-    """The structured content, schema-checked, with amounts parsed exactly as Decimal."""
-    resultado = r.resultado
-    assert resultado["isError"] is False, resultado
-    jsonschema.validate(
-        resultado["structuredContent"],
-        registro.obtener("estado_presupuesto").esquema_salida,
-        format_checker=jsonschema.FormatChecker(),
-    )
-    cuerpo = json.loads(r.http.content, parse_float=Decimal)["result"]
-    texto = json.loads(cuerpo["content"][1]["text"], parse_float=Decimal)
-    assert texto == cuerpo["structuredContent"]
-    return cuerpo["structuredContent"]
-
-
-def _error(r, codigo: str) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is True, resultado
-    assert resultado["structuredContent"]["codigo"] == codigo
-    return resultado["structuredContent"]
+_valida = validador("estado_presupuesto", decimales=True)
 
 
 def _cifras(fila: dict) -> dict[str, str]:
@@ -306,20 +284,24 @@ def test_both_filters_together(client, mundo):
 
 
 def test_a_filter_matching_nothing_is_datos_invalidos(client, mundo):
-    error = _error(_tablero(client, mundo["todas"], proyecto="inexistente"), "DATOS_INVALIDOS")
+    error = error_herramienta(
+        _tablero(client, mundo["todas"], proyecto="inexistente"), "DATOS_INVALIDOS"
+    )
     assert list(error["campos"]) == ["proyecto"]
-    error = _error(_tablero(client, mundo["todas"], area="XYZ"), "DATOS_INVALIDOS")
+    error = error_herramienta(_tablero(client, mundo["todas"], area="XYZ"), "DATOS_INVALIDOS")
     assert list(error["campos"]) == ["area"]
 
 
 def test_an_outsider_filtering_by_another_area_gets_the_same_answer_as_a_missing_one(client, mundo):
-    ajena = _error(_tablero(client, mundo["extrano"], area="OAP"), "DATOS_INVALIDOS")
-    inexistente = _error(_tablero(client, mundo["extrano"], area="ZZZ"), "DATOS_INVALIDOS")
+    ajena = error_herramienta(_tablero(client, mundo["extrano"], area="OAP"), "DATOS_INVALIDOS")
+    inexistente = error_herramienta(
+        _tablero(client, mundo["extrano"], area="ZZZ"), "DATOS_INVALIDOS"
+    )
     assert ajena["campos"]["area"][0].replace("OAP", "?") == inexistente["campos"]["area"][
         0
     ].replace("ZZZ", "?")
     # The project of another area is invisible as well.
-    _error(_tablero(client, mundo["extrano"], proyecto="2026-001"), "DATOS_INVALIDOS")
+    error_herramienta(_tablero(client, mundo["extrano"], proyecto="2026-001"), "DATOS_INVALIDOS")
     datos = _valida(_tablero(client, mundo["extrano"]))
     assert [a["sigla"] for a in datos["por_area"]] == ["GTH"]
 
@@ -373,17 +355,17 @@ def test_detalle_defaults_to_false(client, mundo):
 
 def test_without_an_active_vigencia_the_answer_is_no_encontrado(client, mundo):
     Vigencia.objects.update(activa=False)
-    error = _error(_tablero(client, mundo["todas"]), "NO_ENCONTRADO")
+    error = error_herramienta(_tablero(client, mundo["todas"]), "NO_ENCONTRADO")
     assert "vigencia" in error["mensaje"]
 
 
 def test_the_api_key_alone_gets_sin_identidad(client, clave, mundo):
-    _error(_tablero(client, clave), "SIN_IDENTIDAD")
+    error_herramienta(_tablero(client, clave), "SIN_IDENTIDAD")
 
 
 def test_without_the_permission_the_answer_is_sin_permiso(client, mundo):
     cabeceras = _persona("presupuesto.planeacion.consultar", TODAS)
-    _error(_tablero(client, cabeceras), "SIN_PERMISO")
+    error_herramienta(_tablero(client, cabeceras), "SIN_PERMISO")
     nombres = {t["name"] for t in rpc(client, "tools/list", **cabeceras).resultado["tools"]}
     assert "estado_presupuesto" not in nombres
 
@@ -415,7 +397,7 @@ def test_tools_list_shows_it_read_only(client, mundo):
     ids=["proyecto-vacio", "proyecto-101", "area-vacia", "area-101", "detalle", "no-texto", "otro"],
 )
 def test_invalid_arguments_are_datos_invalidos(client, mundo, argumentos):
-    error = _error(_tablero(client, mundo["todas"], **argumentos), "DATOS_INVALIDOS")
+    error = error_herramienta(_tablero(client, mundo["todas"], **argumentos), "DATOS_INVALIDOS")
     assert set(error["campos"]) == set(argumentos)
     assert "coincide" not in error["mensaje"]  # refused by the validation, not by the search
 

@@ -14,7 +14,7 @@ from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import Acceso, Herramienta, esquema_de, registro
 from hub.serializadores import Estricto
 from tests.factories import UserFactory
-from tests.mcp.conftest import ajustar, llamar, rpc
+from tests.mcp.conftest import ajustar, error_herramienta, llamar, rpc
 from tests.mcp.factories import nuevo_token
 
 pytestmark = pytest.mark.django_db
@@ -24,16 +24,6 @@ PRUEBA = {"prueba_eco", "prueba_falla", "prueba_publica", "prueba_grupo", "prueb
 
 def _lista(client, cabeceras) -> dict[str, dict]:
     return {t["name"]: t for t in rpc(client, "tools/list", **cabeceras).resultado["tools"]}
-
-
-def _error(r, codigo: str) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is True
-    assert resultado["structuredContent"]["codigo"] == codigo
-    assert [c["type"] for c in resultado["content"]] == ["text", "text"]
-    assert resultado["content"][0]["text"] == resultado["structuredContent"]["mensaje"]
-    assert json.loads(resultado["content"][1]["text"]) == resultado["structuredContent"]
-    return resultado["structuredContent"]
 
 
 # --- schemas -----------------------------------------------------------------------------------
@@ -206,7 +196,7 @@ def test_read_and_write_tools_carry_matching_annotations(
 def test_the_administrator_can_reduce_the_public_list(client, clave, herramientas_prueba):
     ajustar(herramientas_publicas=["prueba_verificada"])
     assert set(_lista(client, clave)) & PRUEBA == {"prueba_verificada"}
-    _error(llamar(client, "prueba_publica", {}, **clave), "SIN_IDENTIDAD")
+    error_herramienta(llamar(client, "prueba_publica", {}, **clave), "SIN_IDENTIDAD")
 
 
 def test_a_public_tool_still_works_for_a_person(client, como_limitado, herramientas_prueba):
@@ -230,7 +220,7 @@ def test_write_tools_are_hidden_and_refused_while_writes_are_disabled(
 ):
     ajustar(escrituras_habilitadas=False)
     assert "prueba_grupo" not in _lista(client, como_completo)
-    _error(
+    error_herramienta(
         llamar(client, "prueba_grupo", {"nombre": "abc"}, **como_completo),
         "ESCRITURA_DESHABILITADA",
     )
@@ -257,14 +247,18 @@ def test_a_result_has_two_text_items_and_structured_content(
 
 
 def test_a_user_tool_with_the_key_alone_is_sin_identidad(client, clave, herramientas_prueba):
-    datos = _error(llamar(client, "prueba_eco", {"texto": "hola"}, **clave), "SIN_IDENTIDAD")
+    datos = error_herramienta(
+        llamar(client, "prueba_eco", {"texto": "hola"}, **clave), "SIN_IDENTIDAD"
+    )
     assert "X-MCP-User-Token" in datos["mensaje"]
 
 
 def test_a_person_without_the_tools_permission_gets_sin_permiso(
     client, como_limitado, herramientas_prueba
 ):
-    _error(llamar(client, "prueba_eco", {"texto": "hola"}, **como_limitado), "SIN_PERMISO")
+    error_herramienta(
+        llamar(client, "prueba_eco", {"texto": "hola"}, **como_limitado), "SIN_PERMISO"
+    )
 
 
 def test_a_tool_without_permissions_is_open_to_any_identified_person(client, herramientas_prueba):
@@ -275,7 +269,7 @@ def test_a_tool_without_permissions_is_open_to_any_identified_person(client, her
 
 
 def test_permission_is_checked_before_arguments(client, como_limitado, herramientas_prueba):
-    _error(llamar(client, "prueba_eco", {"nada": 1}, **como_limitado), "SIN_PERMISO")
+    error_herramienta(llamar(client, "prueba_eco", {"nada": 1}, **como_limitado), "SIN_PERMISO")
 
 
 @pytest.mark.parametrize(
@@ -293,7 +287,9 @@ def test_permission_is_checked_before_arguments(client, como_limitado, herramien
 def test_invalid_arguments_are_a_tool_error_with_campos(
     client, como_completo, herramientas_prueba, argumentos, campos
 ):
-    datos = _error(llamar(client, "prueba_eco", argumentos, **como_completo), "DATOS_INVALIDOS")
+    datos = error_herramienta(
+        llamar(client, "prueba_eco", argumentos, **como_completo), "DATOS_INVALIDOS"
+    )
     assert set(datos["campos"]) == campos
     assert all(isinstance(p, list) and p for p in datos["campos"].values())
 
@@ -301,7 +297,9 @@ def test_invalid_arguments_are_a_tool_error_with_campos(
 def test_missing_arguments_are_validated_as_an_empty_object(
     client, como_completo, herramientas_prueba
 ):
-    datos = _error(llamar(client, "prueba_eco", None, **como_completo), "DATOS_INVALIDOS")
+    datos = error_herramienta(
+        llamar(client, "prueba_eco", None, **como_completo), "DATOS_INVALIDOS"
+    )
     assert set(datos["campos"]) == {"texto"}
 
 
@@ -311,7 +309,7 @@ def test_an_unexpected_exception_is_error_interno_logged_and_not_leaked(
     caplog.set_level(logging.ERROR)
     r = llamar(client, "prueba_falla", {}, **como_completo)
     assert r.status == 200
-    datos = _error(r, "ERROR_INTERNO")
+    datos = error_herramienta(r, "ERROR_INTERNO")
     assert "detalle-interno" not in r.http.content.decode()
     assert datos["mensaje"]
     assert "detalle-interno-que-no-debe-salir" in caplog.text

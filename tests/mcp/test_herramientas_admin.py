@@ -17,7 +17,7 @@ from apps.mcp import rechazos
 from apps.mcp.models import RechazoAsistente, RegistroAuditoria
 from apps.mcp.registro import registro
 from tests.factories import UserFactory
-from tests.mcp.conftest import ajustar, llamar, resultado_valido, rpc
+from tests.mcp.conftest import ajustar, error_herramienta, llamar, resultado_valido, rpc
 from tests.mcp.factories import nueva_clave, nuevo_token
 
 pytestmark = pytest.mark.django_db
@@ -26,13 +26,6 @@ ADMIN_TOOLS = {"diagnostico_servicio", "uso_asistente"}
 
 
 _valida = resultado_valido
-
-
-def _error(r, codigo: str) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is True
-    assert resultado["structuredContent"]["codigo"] == codigo
-    return resultado["structuredContent"]
 
 
 @pytest.fixture
@@ -67,9 +60,9 @@ def test_others_get_sin_permiso_and_the_key_alone_sin_identidad(
     client, clave, como_limitado, como_completo, nombre
 ):
     for cabeceras in (como_limitado, como_completo):
-        datos = _error(llamar(client, nombre, {}, **cabeceras), "SIN_PERMISO")
+        datos = error_herramienta(llamar(client, nombre, {}, **cabeceras), "SIN_PERMISO")
         assert set(datos) == {"codigo", "mensaje"}
-    _error(llamar(client, nombre, {}, **clave), "SIN_IDENTIDAD")
+    error_herramienta(llamar(client, nombre, {}, **clave), "SIN_IDENTIDAD")
 
 
 @pytest.mark.parametrize("nombre", sorted(ADMIN_TOOLS))
@@ -144,7 +137,7 @@ def test_the_diagnosis_reveals_no_secret_settings(client, como_admin):
 
 def test_the_diagnosis_takes_no_arguments(client, como_admin):
     r = llamar(client, "diagnostico_servicio", {"detalle": True}, **como_admin)
-    assert _error(r, "DATOS_INVALIDOS")["campos"] == {"detalle": ["Campo no permitido."]}
+    assert error_herramienta(r, "DATOS_INVALIDOS")["campos"] == {"detalle": ["Campo no permitido."]}
     esquema = registro.obtener("diagnostico_servicio").esquema_entrada
     assert esquema == {"type": "object", "properties": {}, "additionalProperties": False}
 
@@ -343,7 +336,7 @@ def test_its_own_call_is_audited_after_the_figures(client, como_admin, auditoria
 @pytest.mark.parametrize("dias", [0, 91, -1, "siete", 7.5])
 def test_dias_out_of_bounds_is_datos_invalidos(client, como_admin, dias):
     r = llamar(client, "uso_asistente", {"dias": dias}, **como_admin)
-    assert set(_error(r, "DATOS_INVALIDOS")["campos"]) == {"dias"}
+    assert set(error_herramienta(r, "DATOS_INVALIDOS")["campos"]) == {"dias"}
 
 
 @pytest.mark.parametrize("dias", [1, 90])

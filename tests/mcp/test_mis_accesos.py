@@ -8,7 +8,7 @@ import pytest
 
 from apps.mcp.registro import registro
 from tests.factories import AreaFactory, GroupFactory, UserFactory, dar_permisos, permiso
-from tests.mcp.conftest import ajustar, llamar, resultado_valido, rpc
+from tests.mcp.conftest import ajustar, llamar, rpc, validador
 from tests.mcp.factories import nuevo_token
 
 pytestmark = pytest.mark.django_db
@@ -24,8 +24,7 @@ def _accesos(client, cabeceras, **argumentos):
     return llamar(client, "mis_accesos", argumentos, **cabeceras)
 
 
-def _valida(r) -> dict:
-    return resultado_valido(r, "mis_accesos")
+_valida = validador("mis_accesos")
 
 
 def _lista(client, cabeceras) -> list[dict]:

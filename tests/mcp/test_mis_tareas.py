@@ -3,11 +3,9 @@ first, with age and due flags; the counts are of the whole inbox, at a fixed num
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import timedelta
 
-import jsonschema
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -18,8 +16,7 @@ from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import Tarea
 from tests.factories import GroupFactory, UserFactory
-from tests.mcp.conftest import llamar, rpc
-from tests.mcp.factories import nuevo_token
+from tests.mcp.conftest import error_herramienta, llamar, rpc, validador
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db
@@ -71,14 +68,6 @@ def escenario():
     }
 
 
-@pytest.fixture
-def como(clave):
-    def _como(usuario) -> dict[str, str]:
-        return {**clave, "X-MCP-User-Token": nuevo_token(usuario)[1]}
-
-    return _como
-
-
 def _radicar(e, resumen="Certificado para el banco"):
     return services.radicar(tipo=e["tipo"], solicitante=e["dueno"], resumen=resumen)
 
@@ -99,20 +88,7 @@ def _tareas(client, cabeceras, **argumentos):
     return llamar(client, "mis_tareas", argumentos, **cabeceras)
 
 
-def _valida(r) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is False, resultado
-    datos = resultado["structuredContent"]
-    jsonschema.validate(datos, registro.obtener("mis_tareas").esquema_salida)
-    assert json.loads(resultado["content"][1]["text"]) == datos
-    return datos
-
-
-def _error(r, codigo: str) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is True
-    assert resultado["structuredContent"]["codigo"] == codigo
-    return resultado["structuredContent"]
+_valida = validador("mis_tareas")
 
 
 def _numeros(datos) -> list[str]:
@@ -123,7 +99,7 @@ def _numeros(datos) -> list[str]:
 
 
 def test_with_the_api_key_alone_it_is_sin_identidad(client, clave):
-    _error(_tareas(client, clave), "SIN_IDENTIDAD")
+    error_herramienta(_tareas(client, clave), "SIN_IDENTIDAD")
 
 
 @pytest.mark.parametrize(
@@ -133,7 +109,7 @@ def test_without_bandeja_ver_it_is_sin_permiso(client, como, escenario, permisos
     # Even in the role of a pending task: the inbox tool needs the inbox permission.
     sin_permiso = persona(escenario["revision"], permisos=permisos)
     _radicar(escenario)
-    _error(_tareas(client, como(sin_permiso)), "SIN_PERMISO")
+    error_herramienta(_tareas(client, como(sin_permiso)), "SIN_PERMISO")
 
 
 def test_the_tool_is_listed_read_only_with_its_schemas(client, como, escenario):
@@ -342,7 +318,7 @@ def test_limite_accepts_its_bounds(client, como, escenario, limite):
 )
 def test_out_of_bounds_arguments_are_datos_invalidos(client, como, escenario, argumentos, campo):
     r = _tareas(client, como(escenario["revisora"]), **argumentos)
-    assert campo in _error(r, "DATOS_INVALIDOS")["campos"]
+    assert campo in error_herramienta(r, "DATOS_INVALIDOS")["campos"]
 
 
 # --- cost ---------------------------------------------------------------------------------------

@@ -17,8 +17,7 @@ from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import Solicitud, Tarea, TipoSolicitud
 from tests.factories import GroupFactory, UserFactory
-from tests.mcp.conftest import ajustar, llamar, resultado_valido, rpc
-from tests.mcp.factories import nuevo_token
+from tests.mcp.conftest import ajustar, error_herramienta, llamar, rpc, validador
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db
@@ -69,14 +68,6 @@ def escenario():
     return {"mesa": mesa, "rol": rol, "ana": ana, "soporte": soporte}
 
 
-@pytest.fixture
-def como(clave):
-    def _como(usuario) -> dict[str, str]:
-        return {**clave, "X-MCP-User-Token": nuevo_token(usuario)[1]}
-
-    return _como
-
-
 def _argumentos(**cambios) -> dict:
     return {"asunto": ASUNTO, "descripcion": DESCRIPCION, **cambios}
 
@@ -85,15 +76,7 @@ def _llamar(client, cabeceras, **argumentos):
     return llamar(client, "radicar_mesa_ayuda", _argumentos(**argumentos), **cabeceras)
 
 
-def _valida(r) -> dict:
-    return resultado_valido(r, "radicar_mesa_ayuda")
-
-
-def _error(r, codigo: str) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is True
-    assert resultado["structuredContent"]["codigo"] == codigo
-    return resultado
+_valida = validador("radicar_mesa_ayuda")
 
 
 def _token(client, cabeceras, **argumentos) -> str:
@@ -216,14 +199,14 @@ def test_the_filer_the_help_desk_and_an_outsider_see_what_they_should(client, co
 
 
 def test_with_the_api_key_alone_it_is_sin_identidad(client, clave, escenario):
-    _error(_llamar(client, clave), "SIN_IDENTIDAD")
+    error_herramienta(_llamar(client, clave), "SIN_IDENTIDAD")
 
 
 @pytest.mark.parametrize(
     "permisos", [[USAR], [USAR, "solicitudes.bandeja.ver", "solicitudes.ver_todas"]]
 )
 def test_without_solicitudes_radicar_it_is_sin_permiso(client, como, escenario, permisos):
-    _error(_llamar(client, como(UserFactory(permisos=permisos))), "SIN_PERMISO")
+    error_herramienta(_llamar(client, como(UserFactory(permisos=permisos))), "SIN_PERMISO")
     assert _casos() == 0
 
 
@@ -250,7 +233,7 @@ def test_the_tool_is_listed_as_a_write_with_its_schemas(client, como, escenario)
 
 def test_without_a_help_desk_type_it_is_mesa_ayuda_no_configurada(client, como, escenario):
     TipoSolicitud.objects.filter(pk=escenario["mesa"].pk).update(activo=False)
-    _error(_llamar(client, como(escenario["ana"])), "MESA_AYUDA_NO_CONFIGURADA")
+    error_herramienta(_llamar(client, como(escenario["ana"])), "MESA_AYUDA_NO_CONFIGURADA")
 
 
 # --- the confirmation rules -----------------------------------------------------------------------
@@ -260,7 +243,7 @@ def test_a_reused_token_is_refused_and_files_nothing_more(client, como, escenari
     cabeceras = como(escenario["ana"])
     token = _token(client, cabeceras)
     _valida(_confirmar(client, cabeceras, token))
-    _error(_confirmar(client, cabeceras, token), "CONFIRMACION_USADA")
+    error_herramienta(_confirmar(client, cabeceras, token), "CONFIRMACION_USADA")
     assert _casos() == 1
 
 
@@ -276,7 +259,7 @@ def test_a_reused_token_is_refused_and_files_nothing_more(client, como, escenari
 def test_arguments_changed_after_the_preview_file_nothing(client, como, escenario, cambio):
     cabeceras = como(escenario["ana"])
     token = _token(client, cabeceras)
-    _error(_confirmar(client, cabeceras, token, **cambio), "CONFIRMACION_NO_COINCIDE")
+    error_herramienta(_confirmar(client, cabeceras, token, **cambio), "CONFIRMACION_NO_COINCIDE")
     assert _casos() == 0
 
 
@@ -291,8 +274,8 @@ def test_with_writes_disabled_it_is_escritura_deshabilitada(client, como, escena
     cabeceras = como(escenario["ana"])
     token = _token(client, cabeceras)
     ajustar(escrituras_habilitadas=False)
-    _error(_llamar(client, cabeceras), "ESCRITURA_DESHABILITADA")
-    _error(_confirmar(client, cabeceras, token), "ESCRITURA_DESHABILITADA")
+    error_herramienta(_llamar(client, cabeceras), "ESCRITURA_DESHABILITADA")
+    error_herramienta(_confirmar(client, cabeceras, token), "ESCRITURA_DESHABILITADA")
     assert _casos() == 0
 
 
@@ -301,7 +284,7 @@ def test_the_seventh_confirmed_write_in_a_minute_is_rate_limit(client, como, esc
     for i in range(6):
         _valida(_radicar(client, cabeceras, asunto=f"Caso número {i}"))
     r = _radicar(client, cabeceras, asunto="Caso número 7")
-    assert _error(r, "RATE_LIMIT")["structuredContent"]["reintentar_en"] >= 1
+    assert error_herramienta(r, "RATE_LIMIT")["reintentar_en"] >= 1
     assert _casos() == 6
 
 
@@ -322,7 +305,7 @@ def test_comments_and_tickets_share_the_write_limit(client, como, escenario):
             **cabeceras,
         )
         assert confirmado.resultado["isError"] is False
-    _error(_radicar(client, cabeceras), "RATE_LIMIT")
+    error_herramienta(_radicar(client, cabeceras), "RATE_LIMIT")
     assert _casos() == 1
 
 
@@ -345,7 +328,7 @@ def test_comments_and_tickets_share_the_write_limit(client, como, escenario):
 )
 def test_out_of_bounds_arguments_are_datos_invalidos(client, como, escenario, cambio, campo):
     r = _llamar(client, como(escenario["ana"]), **cambio)
-    assert campo in _error(r, "DATOS_INVALIDOS")["structuredContent"]["campos"]
+    assert campo in error_herramienta(r, "DATOS_INVALIDOS")["campos"]
     assert _casos() == 0
 
 

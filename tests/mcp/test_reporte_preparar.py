@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from apps.mcp.registro import registro
 from apps.presupuesto import reportes
 from tests.factories import AreaFactory, UserFactory
-from tests.mcp.conftest import llamar, rpc
+from tests.mcp.conftest import error_herramienta, llamar, rpc, validador
 from tests.mcp.factories import nuevo_token
 from tests.presupuesto.factories import cdp_expedido, celda, linea, rp_expedido
 
@@ -59,27 +59,7 @@ def _preparar(client, cabeceras, ficha, **otros):
     return llamar(client, "reporte_preparar", {"ficha": ficha, **otros}, **cabeceras)
 
 
-def _valida(r) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is False, resultado
-    jsonschema.validate(
-        resultado["structuredContent"],
-        registro.obtener("reporte_preparar").esquema_salida,
-        format_checker=jsonschema.FormatChecker(),
-    )
-    cuerpo = json.loads(r.http.content, parse_float=Decimal)["result"]
-    assert (
-        json.loads(cuerpo["content"][1]["text"], parse_float=Decimal)
-        == (cuerpo["structuredContent"])
-    )
-    return cuerpo["structuredContent"]
-
-
-def _error(r, codigo: str) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is True, resultado
-    assert resultado["structuredContent"]["codigo"] == codigo
-    return resultado["structuredContent"]
+_valida = validador("reporte_preparar", decimales=True)
 
 
 def _ficha_del_enlace(enlace: str) -> dict:
@@ -189,7 +169,7 @@ def test_columns_and_order_shape_the_sample(client, mundo):
 def test_the_beneficiarys_document_is_not_a_column(client, mundo):
     r = _preparar(client, mundo["todas"], {"fuente": "rp"})
     assert "900123456-7" not in r.http.content.decode()
-    error = _error(
+    error = error_herramienta(
         _preparar(client, mundo["todas"], {"fuente": "rp", "columnas": ["documento_beneficiario"]}),
         "DATOS_INVALIDOS",
     )
@@ -213,12 +193,12 @@ def test_an_outsider_counts_only_their_own_rows(client, mundo):
 
 
 def test_the_api_key_alone_gets_sin_identidad(client, clave, mundo):
-    _error(_preparar(client, clave, CDP_GRANDES), "SIN_IDENTIDAD")
+    error_herramienta(_preparar(client, clave, CDP_GRANDES), "SIN_IDENTIDAD")
 
 
 def test_without_the_permission_the_answer_is_sin_permiso(client, mundo):
     cabeceras = _persona("presupuesto.reportes.consultar", TODAS)
-    _error(_preparar(client, cabeceras, CDP_GRANDES), "SIN_PERMISO")
+    error_herramienta(_preparar(client, cabeceras, CDP_GRANDES), "SIN_PERMISO")
     nombres = {t["name"] for t in rpc(client, "tools/list", **cabeceras).resultado["tools"]}
     assert "reporte_preparar" not in nombres
 
@@ -295,7 +275,9 @@ def test_the_published_schema_accepts_what_the_tool_accepts(client, mundo):
     ]:
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(malo, esquema)
-        _error(llamar(client, "reporte_preparar", malo, **mundo["todas"]), "DATOS_INVALIDOS")
+        error_herramienta(
+            llamar(client, "reporte_preparar", malo, **mundo["todas"]), "DATOS_INVALIDOS"
+        )
 
 
 # --- problems come back with their path -----------------------------------------------------
@@ -391,7 +373,7 @@ def test_the_published_schema_accepts_what_the_tool_accepts(client, mundo):
     ],
 )
 def test_problems_are_datos_invalidos_with_their_path(client, mundo, argumentos, ruta):
-    error = _error(
+    error = error_herramienta(
         llamar(client, "reporte_preparar", argumentos, **mundo["todas"]), "DATOS_INVALIDOS"
     )
     assert ruta in error["campos"], error["campos"]
@@ -407,10 +389,10 @@ def test_every_problem_of_a_ficha_is_listed_at_once(client, mundo):
             {"campo": "fecha_expedicion", "valor": "ayer"},
         ],
     }
-    error = _error(_preparar(client, mundo["todas"], ficha), "DATOS_INVALIDOS")
+    error = error_herramienta(_preparar(client, mundo["todas"], ficha), "DATOS_INVALIDOS")
     assert {"ficha.formato"} <= set(error["campos"])
     catalogo = {"fuente": "cdp", "filtros": ficha["filtros"]}
-    error = _error(_preparar(client, mundo["todas"], catalogo), "DATOS_INVALIDOS")
+    error = error_herramienta(_preparar(client, mundo["todas"], catalogo), "DATOS_INVALIDOS")
     assert set(error["campos"]) == {"ficha.filtros.0.op", "ficha.filtros.1.valor"}
 
 

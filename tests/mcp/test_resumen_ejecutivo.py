@@ -4,19 +4,16 @@ exact figures, visibility by area, the default month in Bogotá, and a fixed cos
 from __future__ import annotations
 
 import datetime
-import json
 from decimal import Decimal
 
-import jsonschema
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from apps.mcp.registro import registro
 from apps.presupuesto import services
 from apps.presupuesto.models import Vigencia
 from tests.factories import AreaFactory, UserFactory
-from tests.mcp.conftest import llamar, rpc
+from tests.mcp.conftest import error_herramienta, llamar, rpc, validador
 from tests.mcp.factories import nuevo_token
 from tests.presupuesto.factories import (
     ProyectoFactory,
@@ -113,28 +110,7 @@ def _resumen(client, cabeceras, **argumentos):
     return llamar(client, "resumen_ejecutivo", argumentos, **cabeceras)
 
 
-def _valida(r) -> dict:
-    """The structured content, schema-checked, with amounts parsed exactly as Decimal."""
-    resultado = r.resultado
-    assert resultado["isError"] is False, resultado
-    jsonschema.validate(
-        resultado["structuredContent"],
-        registro.obtener("resumen_ejecutivo").esquema_salida,
-        format_checker=jsonschema.FormatChecker(),
-    )
-    cuerpo = json.loads(r.http.content, parse_float=Decimal)["result"]
-    assert (
-        json.loads(cuerpo["content"][1]["text"], parse_float=Decimal)
-        == (cuerpo["structuredContent"])
-    )
-    return cuerpo["structuredContent"]
-
-
-def _error(r, codigo: str) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is True, resultado
-    assert resultado["structuredContent"]["codigo"] == codigo
-    return resultado["structuredContent"]
+_valida = validador("resumen_ejecutivo", decimales=True)
 
 
 def _por_estado(filas: list[dict], valor: str = "valor") -> dict[str, tuple[int, str]]:
@@ -210,7 +186,7 @@ def test_the_area_may_be_given_by_id_or_part_of_its_name(client, mundo):
 
 
 def test_an_ambiguous_area_lists_the_options(client, mundo):
-    error = _error(
+    error = error_herramienta(
         _resumen(client, mundo["todas"], ambito="area", area="Oficina"), "DATOS_INVALIDOS"
     )
     assert error["opciones"] == ["OAP", "OTI"]
@@ -226,8 +202,12 @@ def test_the_area_owner_gets_their_area(client, mundo):
 def test_an_outsider_asking_for_another_area_gets_the_same_answer_as_for_a_missing_one(
     client, mundo
 ):
-    ajena = _error(_resumen(client, mundo["extrano"], ambito="area", area="OAP"), "DATOS_INVALIDOS")
-    falta = _error(_resumen(client, mundo["extrano"], ambito="area", area="QQQ"), "DATOS_INVALIDOS")
+    ajena = error_herramienta(
+        _resumen(client, mundo["extrano"], ambito="area", area="OAP"), "DATOS_INVALIDOS"
+    )
+    falta = error_herramienta(
+        _resumen(client, mundo["extrano"], ambito="area", area="QQQ"), "DATOS_INVALIDOS"
+    )
     assert ajena["mensaje"].replace("OAP", "?") == falta["mensaje"].replace("QQQ", "?")
     assert _valida(_resumen(client, mundo["extrano"], ambito="area", area="GTH"))["area"][
         "sigla"
@@ -235,12 +215,12 @@ def test_an_outsider_asking_for_another_area_gets_the_same_answer_as_for_a_missi
 
 
 def test_the_area_is_required_with_ambito_area(client, mundo):
-    error = _error(_resumen(client, mundo["todas"], ambito="area"), "DATOS_INVALIDOS")
+    error = error_herramienta(_resumen(client, mundo["todas"], ambito="area"), "DATOS_INVALIDOS")
     assert list(error["campos"]) == ["area"]
 
 
 def test_the_month_is_refused_with_ambito_area(client, mundo):
-    error = _error(
+    error = error_herramienta(
         _resumen(client, mundo["todas"], ambito="area", area="OAP", mes="2026-03"),
         "DATOS_INVALIDOS",
     )
@@ -249,7 +229,9 @@ def test_the_month_is_refused_with_ambito_area(client, mundo):
 
 def test_an_area_summary_without_an_active_vigencia_is_no_encontrado(client, mundo):
     Vigencia.objects.update(activa=False)
-    error = _error(_resumen(client, mundo["todas"], ambito="area", area="OAP"), "NO_ENCONTRADO")
+    error = error_herramienta(
+        _resumen(client, mundo["todas"], ambito="area", area="OAP"), "NO_ENCONTRADO"
+    )
     assert "vigencia" in error["mensaje"]
 
 
@@ -316,7 +298,7 @@ def test_an_outsider_sees_no_lines_of_other_areas(client, mundo):
     datos = _valida(_resumen(client, mundo["extrano"], ambito="paa_mes", mes="2026-03"))
     assert datos["cantidad"] == 0 and datos["mayores"] == [] and datos["por_area"] == []
     assert _por_estado(datos["por_estado"]) == {"anulada": (1, "300000.00")}
-    ajena = _error(
+    ajena = error_herramienta(
         _resumen(client, mundo["extrano"], ambito="paa_mes", mes="2026-03", area="OAP"),
         "DATOS_INVALIDOS",
     )
@@ -350,12 +332,12 @@ def test_either_permission_is_enough(client, mundo, permiso):
 
 
 def test_the_api_key_alone_gets_sin_identidad(client, clave, mundo):
-    _error(_resumen(client, clave, ambito="paa_mes"), "SIN_IDENTIDAD")
+    error_herramienta(_resumen(client, clave, ambito="paa_mes"), "SIN_IDENTIDAD")
 
 
 def test_without_either_permission_the_answer_is_sin_permiso(client, mundo):
     cabeceras = _persona("presupuesto.reportes.personalizados", TODAS)
-    _error(_resumen(client, cabeceras, ambito="paa_mes"), "SIN_PERMISO")
+    error_herramienta(_resumen(client, cabeceras, ambito="paa_mes"), "SIN_PERMISO")
     nombres = {t["name"] for t in rpc(client, "tools/list", **cabeceras).resultado["tools"]}
     assert "resumen_ejecutivo" not in nombres
 
@@ -413,7 +395,7 @@ def test_tools_list_publishes_the_arguments(client, mundo):
     ],
 )
 def test_invalid_arguments_are_datos_invalidos(client, mundo, argumentos, campo):
-    error = _error(_resumen(client, mundo["todas"], **argumentos), "DATOS_INVALIDOS")
+    error = error_herramienta(_resumen(client, mundo["todas"], **argumentos), "DATOS_INVALIDOS")
     assert list(error["campos"]) == [campo]
 
 

@@ -18,8 +18,7 @@ from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import CampoFormulario, Comentario, Tarea
 from tests.factories import AreaFactory, GroupFactory, UserFactory
-from tests.mcp.conftest import llamar, resultado_valido, rpc
-from tests.mcp.factories import nuevo_token
+from tests.mcp.conftest import error_herramienta, llamar, rpc, validador
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db
@@ -82,29 +81,13 @@ def escenario():
     return {"tipo": tipo, "roles": roles, "dueno": dueno, "revisores": revisores, "s": s}
 
 
-@pytest.fixture
-def como(clave):
-    def _como(usuario) -> dict[str, str]:
-        return {**clave, "X-MCP-User-Token": nuevo_token(usuario)[1]}
-
-    return _como
-
-
 def _resumen(client, cabeceras, numero, **argumentos):
     return llamar(
         client, "resumen_solicitud", {"numero_radicado": numero, **argumentos}, **cabeceras
     )
 
 
-def _valida(r) -> dict:
-    return resultado_valido(r, "resumen_solicitud")
-
-
-def _error(r, codigo: str) -> dict:
-    resultado = r.resultado
-    assert resultado["isError"] is True
-    assert resultado["structuredContent"]["codigo"] == codigo
-    return resultado
+_valida = validador("resumen_solicitud")
 
 
 def _local(momento) -> str:
@@ -115,7 +98,7 @@ def _local(momento) -> str:
 
 
 def test_with_the_api_key_alone_it_is_sin_identidad(client, clave, escenario):
-    _error(_resumen(client, clave, escenario["s"].numero_radicado), "SIN_IDENTIDAD")
+    error_herramienta(_resumen(client, clave, escenario["s"].numero_radicado), "SIN_IDENTIDAD")
 
 
 def test_the_tool_is_listed_read_only_for_any_identified_person(client, como):
@@ -283,15 +266,19 @@ def test_a_role_member_without_request_permissions_still_sees_their_inbox_reques
 
 def test_an_outsider_gets_the_same_answer_as_for_a_missing_request(client, como, escenario):
     cabeceras = como(UserFactory(permisos=[USAR, "solicitudes.bandeja.ver"]))
-    ajena = _error(_resumen(client, cabeceras, escenario["s"].numero_radicado), "NO_ENCONTRADO")
-    inexistente = _error(_resumen(client, cabeceras, "SOL-1999-000001"), "NO_ENCONTRADO")
+    ajena = error_herramienta(
+        _resumen(client, cabeceras, escenario["s"].numero_radicado), "NO_ENCONTRADO"
+    )
+    inexistente = error_herramienta(_resumen(client, cabeceras, "SOL-1999-000001"), "NO_ENCONTRADO")
     assert ajena == inexistente
-    assert ajena["structuredContent"]["encontrado"] is False
+    assert ajena["encontrado"] is False
 
 
 def test_the_third_reviewer_has_no_access_yet(client, como, escenario):
     tercero = escenario["revisores"][2]
-    _error(_resumen(client, como(tercero), escenario["s"].numero_radicado), "NO_ENCONTRADO")
+    error_herramienta(
+        _resumen(client, como(tercero), escenario["s"].numero_radicado), "NO_ENCONTRADO"
+    )
 
 
 # --- optional parts -------------------------------------------------------------------------------
@@ -402,17 +389,17 @@ def test_max_eventos_defaults_to_ten(client, como, escenario):
 def test_out_of_bounds_arguments_are_datos_invalidos(client, como, escenario, argumentos, campo):
     llamada = {"numero_radicado": escenario["s"].numero_radicado, **argumentos}
     r = llamar(client, "resumen_solicitud", llamada, **como(escenario["dueno"]))
-    assert campo in _error(r, "DATOS_INVALIDOS")["structuredContent"]["campos"]
+    assert campo in error_herramienta(r, "DATOS_INVALIDOS")["campos"]
 
 
 def test_the_number_is_required(client, como, escenario):
     r = llamar(client, "resumen_solicitud", {}, **como(escenario["dueno"]))
-    assert "numero_radicado" in _error(r, "DATOS_INVALIDOS")["structuredContent"]["campos"]
+    assert "numero_radicado" in error_herramienta(r, "DATOS_INVALIDOS")["campos"]
 
 
 @pytest.mark.parametrize("numero", ["abc", "S" * 60])
 def test_numbers_at_the_length_bounds_are_looked_up(client, como, escenario, numero):
-    _error(_resumen(client, como(escenario["dueno"]), numero), "NO_ENCONTRADO")
+    error_herramienta(_resumen(client, como(escenario["dueno"]), numero), "NO_ENCONTRADO")
 
 
 def test_the_number_is_matched_ignoring_case_and_spaces(client, como, escenario):

@@ -6,17 +6,10 @@ import pytest
 from django.test import override_settings
 
 from apps.notificaciones.models import MensajeContacto
+from tests.caches import CACHE_MUERTA
 from tests.notificaciones.ayudas import cuerpo, poner_limites
 
 pytestmark = pytest.mark.django_db
-
-CACHE_MUERTA = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": "redis://127.0.0.1:1/0",
-        "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
-    }
-}
 
 
 def _es_429(r, *, limite: str) -> None:

@@ -8,16 +8,9 @@ import pytest
 from django.urls import reverse
 
 from apps.presupuesto.models import Cdp, LineaPaa, MovimientoCdp, Rp
-from tests.factories import UserFactory
 from tests.presupuesto.factories import cdp_expedido, cdp_solicitado, celda, linea, rp_expedido
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin_client(client):
-    client.force_login(UserFactory(is_staff=True, is_superuser=True))
-    return client
 
 
 @pytest.fixture

@@ -15,10 +15,15 @@ from apps.calidad.herramientas import ITEM_DOCUMENTO, documento_limpio
 from apps.calidad.selectors import buscar_documentos
 from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
 from apps.presupuesto import selectors as presupuesto
-from apps.solicitudes.herramientas.buscar import ITEM_SOLICITUD, aplicar_criterios, total_e_items
-from apps.solicitudes.models import Estado, Solicitud
+from apps.solicitudes.herramientas.buscar import (
+    ITEM_SOLICITUD,
+    FiltrosSolicitudes,
+    aplicar_criterios,
+    filtros_solicitudes,
+    total_e_items,
+)
+from apps.solicitudes.models import Solicitud
 from hub.busqueda import un_vocabulario
-from hub.serializadores import Estricto
 from hub.texto import limpiar
 
 AMBITOS = ("solicitudes", "documentos", "presupuesto")
@@ -47,7 +52,7 @@ class AmbitosField(serializers.MultipleChoiceField):
         return [a for a in AMBITOS if a in elegidos]
 
 
-class ArgsBusquedaGlobal(Estricto):
+class ArgsBusquedaGlobal(FiltrosSolicitudes):
     texto = serializers.CharField(
         min_length=2, max_length=120, help_text="Lo que se busca: palabras, un número, un código."
     )
@@ -62,22 +67,10 @@ class ArgsBusquedaGlobal(Estricto):
         required=False,
         help_text="Solo solicitudes: código o parte del nombre del tipo de solicitud.",
     )
-    estado = serializers.ChoiceField(
-        choices=list(Estado.values), required=False, help_text="Solo solicitudes: su estado."
-    )
-    desde = serializers.DateField(
-        required=False, help_text="Solo solicitudes: radicadas desde este día (YYYY-MM-DD)."
-    )
-    hasta = serializers.DateField(
-        required=False, help_text="Solo solicitudes: radicadas hasta este día (YYYY-MM-DD)."
-    )
-    alcance = serializers.ChoiceField(
-        choices=["mias", "todas"],
-        default="mias",
-        help_text=(
-            "Solo solicitudes: mias (las que usted radicó, como en buscar_solicitudes) o todas "
-            "(todas las radicadas; exige el permiso de auditoría solicitudes.auditoria.ver)."
-        ),
+    # The same filters as buscar_solicitudes, but alcance=todas is every filed request.
+    estado, desde, hasta, alcance = filtros_solicitudes(
+        todas="todas las radicadas (exige el permiso de auditoría solicitudes.auditoria.ver)",
+        prefijo="Solo solicitudes: ",
     )
     limite = serializers.IntegerField(
         min_value=1, max_value=10, default=5, help_text="Resultados por ámbito."
@@ -89,12 +82,6 @@ class ArgsBusquedaGlobal(Estricto):
         if not any(c.isalnum() for c in limpio):
             raise serializers.ValidationError("Escriba al menos una letra o un número.")
         return limpio
-
-    def validate(self, attrs):
-        desde, hasta = attrs.get("desde"), attrs.get("hasta")
-        if desde and hasta and desde > hasta:
-            raise serializers.ValidationError({"hasta": ["Debe ser igual o posterior a desde."]})
-        return attrs
 
 
 _TEXTO = {"type": "string"}

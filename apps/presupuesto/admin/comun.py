@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.admin.helpers import ActionForm
 from django.db import transaction
-from django.db.models import Model, QuerySet
+from django.db.models import Model
 from django.http import HttpRequest
 
 from apps.presupuesto.services import ErrorPresupuesto
+from hub.admin_acciones import AccionesDeServicio, Operacion
 from hub.busqueda import filtrar_texto
 
 
@@ -58,6 +59,12 @@ class AdminServicio(admin.ModelAdmin):
 
     action_form = None  # set per admin when its actions need a reason
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        # The service records who created the object (the form's `crear` reads it).
+        form = super().get_form(request, obj, change, **kwargs)
+        form.usuario = request.user
+        return form
+
     def save_model(self, request, obj, form, change):
         if change:
             super().save_model(request, obj, form, change)
@@ -85,23 +92,13 @@ class FormularioAccionMotivo(ActionForm):
     )
 
 
-def ejecutar(
-    modeladmin: admin.ModelAdmin,
-    request: HttpRequest,
-    queryset: QuerySet,
-    operacion: Callable[[Model], object],
-    hecho: str,
-) -> None:
-    """Apply a service to each selected object; report successes and each refusal."""
-    cuantos = 0
-    for objeto in queryset:
-        try:
-            operacion(objeto)
-            cuantos += 1
-        except ErrorPresupuesto as exc:
-            modeladmin.message_user(request, f"{objeto}: {exc.texto}", messages.ERROR)
-    if cuantos:
-        modeladmin.message_user(request, f"{hecho}: {cuantos}.", messages.SUCCESS)
+# A refused document is reported as an error beside the others' "Hecho: n." summary.
+ACCIONES = AccionesDeServicio(rechazos=ErrorPresupuesto)
+
+
+def accion(descripcion: str, operacion: Operacion, hecho: str) -> Callable:
+    """A budget action: it changes what it touches, so it needs the change permission."""
+    return ACCIONES.accion(descripcion, operacion, hecho, permisos=["change"])
 
 
 def motivo(request: HttpRequest) -> str:

@@ -7,10 +7,11 @@ from django.contrib import admin, messages
 
 from apps.presupuesto import services
 from apps.presupuesto.admin.comun import (
+    ACCIONES,
     AdminServicio,
     FormularioAccionMotivo,
     FormularioServicio,
-    ejecutar,
+    accion,
     motivo,
 )
 from apps.presupuesto.estados import EstadoExpedicion
@@ -18,6 +19,31 @@ from apps.presupuesto.models import Cdp, MovimientoCdp, MovimientoRp, Rp
 
 SALDOS_CDP = ["valor_inicial", "valor_actual", "comprometido", "saldo"]
 SALDOS_RP = ["valor_inicial", "valor_actual", "obligado", "por_obligar"]
+# The head of a CDP's or RP's change page: its numbers, year and state.
+CABECERA = [
+    "numero",
+    "numero_externo",
+    "vigencia",
+    "estado",
+    "estado_expedicion",
+    "numero_radicado",
+]
+# The fieldset of a CDP's or RP's path through the financial area, the same on both pages.
+TRAMITE = (
+    "Trámite",
+    {
+        "fields": [
+            "fecha_expedicion",
+            "solicitado_por",
+            "expedido_por",
+            "motivo_devolucion",
+            "motivo_rechazo",
+            "motivo_anulacion",
+            "creado_en",
+            "actualizado_en",
+        ]
+    },
+)
 
 
 def _corto(texto: str, maximo: int = 70) -> str:
@@ -38,10 +64,13 @@ class SoloLectura(admin.TabularInline):
         return False
 
 
-class MovimientoCdpInline(SoloLectura):
-    model = MovimientoCdp
+class MovimientoInline(SoloLectura):
     fields = ["numero", "tipo", "valor", "fecha", "estado", "descripcion"]
     readonly_fields = fields
+
+
+class MovimientoCdpInline(MovimientoInline):
+    model = MovimientoCdp
 
 
 class RpInline(SoloLectura):
@@ -50,9 +79,13 @@ class RpInline(SoloLectura):
     readonly_fields = fields
 
 
-class FormularioCdp(FormularioServicio):
+class FormularioDocumento(FormularioServicio):
+    """A CDP or RP request: its value is asked for as "valor" (the service sets the others)."""
+
     valor_inicial = forms.DecimalField(label="valor", max_digits=18, decimal_places=2)
 
+
+class FormularioCdp(FormularioDocumento):
     class Meta:
         model = Cdp
         fields = [
@@ -96,11 +129,6 @@ class AdminDocumento(AdminServicio):
     campos_alta: list[str] = []
     fieldsets_cambio: list = []
 
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change, **kwargs)
-        form.usuario = request.user
-        return form
-
     def get_fieldsets(self, request, obj=None):
         if obj is None:
             return [(None, {"fields": self.campos_alta})]
@@ -118,50 +146,35 @@ class AdminDocumento(AdminServicio):
     def objeto_corto(self, obj):
         return _corto(obj.objeto)
 
-    @admin.action(description="Pasar a revisión", permissions=["change"])
-    def revisar(self, request, queryset):
-        ejecutar(self, request, queryset, lambda o: services.revisar(documento=o), "En revisión")
-
-    @admin.action(
-        description="Marcar: en registro en el sistema financiero", permissions=["change"]
+    revisar = accion(
+        "Pasar a revisión",
+        lambda modeladmin, request, o: services.revisar(documento=o),
+        "En revisión",
     )
-    def en_sistema_financiero(self, request, queryset):
-        self._marcar(request, queryset, EstadoExpedicion.EN_SISTEMA_FINANCIERO)
-
-    @admin.action(description="Marcar: en firma del ordenador del gasto", permissions=["change"])
-    def en_firma(self, request, queryset):
-        self._marcar(request, queryset, EstadoExpedicion.EN_FIRMA)
-
-    def _marcar(self, request, queryset, estado):
-        ejecutar(
-            self,
-            request,
-            queryset,
-            lambda o: services.marcar_expedicion(documento=o, estado_expedicion=estado),
-            "Marcados",
-        )
-
-    @admin.action(description="Devolver al área (escriba el motivo)", permissions=["change"])
-    def devolver(self, request, queryset):
-        razon = motivo(request)
-        ejecutar(
-            self,
-            request,
-            queryset,
-            lambda o: services.devolver(documento=o, motivo=razon),
-            "Devueltos",
-        )
-
-    @admin.action(description="Rechazar (escriba el motivo)", permissions=["change"])
-    def rechazar(self, request, queryset):
-        razon = motivo(request)
-        ejecutar(
-            self,
-            request,
-            queryset,
-            lambda o: services.rechazar(documento=o, motivo=razon),
-            "Rechazados",
-        )
+    en_sistema_financiero = accion(
+        "Marcar: en registro en el sistema financiero",
+        lambda modeladmin, request, o: services.marcar_expedicion(
+            documento=o, estado_expedicion=EstadoExpedicion.EN_SISTEMA_FINANCIERO
+        ),
+        "Marcados",
+    )
+    en_firma = accion(
+        "Marcar: en firma del ordenador del gasto",
+        lambda modeladmin, request, o: services.marcar_expedicion(
+            documento=o, estado_expedicion=EstadoExpedicion.EN_FIRMA
+        ),
+        "Marcados",
+    )
+    devolver = accion(
+        "Devolver al área (escriba el motivo)",
+        lambda modeladmin, request, o: services.devolver(documento=o, motivo=motivo(request)),
+        "Devueltos",
+    )
+    rechazar = accion(
+        "Rechazar (escriba el motivo)",
+        lambda modeladmin, request, o: services.rechazar(documento=o, motivo=motivo(request)),
+        "Rechazados",
+    )
 
     @admin.action(description="Expedir (número externo opcional)", permissions=["change"])
     def expedir(self, request, queryset):
@@ -171,7 +184,7 @@ class AdminDocumento(AdminServicio):
                 request, "Un número externo es para un solo documento.", messages.ERROR
             )
             return
-        ejecutar(
+        ACCIONES.aplicar(
             self,
             request,
             queryset,
@@ -179,12 +192,11 @@ class AdminDocumento(AdminServicio):
             "Expedidos",
         )
 
-    @admin.action(description="Anular (escriba el motivo)", permissions=["change"])
-    def anular(self, request, queryset):
-        razon = motivo(request)
-        ejecutar(
-            self, request, queryset, lambda o: self.anular_uno(o, razon, request.user), "Anulados"
-        )
+    anular = accion(
+        "Anular (escriba el motivo)",
+        lambda modeladmin, request, o: modeladmin.anular_uno(o, motivo(request), request.user),
+        "Anulados",
+    )
 
     @admin.action(description="Verificar saldos contra los movimientos", permissions=["view"])
     def verificar_saldos(self, request, queryset):
@@ -226,12 +238,7 @@ class CdpAdmin(AdminDocumento):
             None,
             {
                 "fields": [
-                    "numero",
-                    "numero_externo",
-                    "vigencia",
-                    "estado",
-                    "estado_expedicion",
-                    "numero_radicado",
+                    *CABECERA,
                     "proyecto",
                     "area",
                     "dependencia",
@@ -241,21 +248,7 @@ class CdpAdmin(AdminDocumento):
             },
         ),
         ("Saldos", {"fields": SALDOS_CDP}),
-        (
-            "Trámite",
-            {
-                "fields": [
-                    "fecha_expedicion",
-                    "solicitado_por",
-                    "expedido_por",
-                    "motivo_devolucion",
-                    "motivo_rechazo",
-                    "motivo_anulacion",
-                    "creado_en",
-                    "actualizado_en",
-                ]
-            },
-        ),
+        TRAMITE,
     ]
 
     def expedir_uno(self, cdp, externo, usuario):
@@ -265,15 +258,11 @@ class CdpAdmin(AdminDocumento):
         return services.anular_cdp(cdp=cdp, motivo=razon, usuario=usuario)
 
 
-class MovimientoRpInline(SoloLectura):
+class MovimientoRpInline(MovimientoInline):
     model = MovimientoRp
-    fields = ["numero", "tipo", "valor", "fecha", "estado", "descripcion"]
-    readonly_fields = fields
 
 
-class FormularioRp(FormularioServicio):
-    valor_inicial = forms.DecimalField(label="valor", max_digits=18, decimal_places=2)
-
+class FormularioRp(FormularioDocumento):
     class Meta:
         model = Rp
         fields = [
@@ -328,12 +317,7 @@ class RpAdmin(AdminDocumento):
             None,
             {
                 "fields": [
-                    "numero",
-                    "numero_externo",
-                    "vigencia",
-                    "estado",
-                    "estado_expedicion",
-                    "numero_radicado",
+                    *CABECERA,
                     "cdp",
                     "beneficiario",
                     "documento_beneficiario",
@@ -344,21 +328,7 @@ class RpAdmin(AdminDocumento):
             },
         ),
         ("Saldos", {"fields": SALDOS_RP}),
-        (
-            "Trámite",
-            {
-                "fields": [
-                    "fecha_expedicion",
-                    "solicitado_por",
-                    "expedido_por",
-                    "motivo_devolucion",
-                    "motivo_rechazo",
-                    "motivo_anulacion",
-                    "creado_en",
-                    "actualizado_en",
-                ]
-            },
-        ),
+        TRAMITE,
     ]
 
     @admin.display(description="por obligar")
@@ -423,11 +393,6 @@ class AdminMovimiento(AdminServicio):
     list_filter = ["tipo", "estado"]
     date_hierarchy = "fecha"
 
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change, **kwargs)
-        form.usuario = request.user
-        return form
-
     def get_fields(self, request, obj=None):
         if obj is None:
             return [*self.form.Meta.fields, "aplicar"]
@@ -443,26 +408,18 @@ class AdminMovimiento(AdminServicio):
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else self.get_fields(request, obj)
 
-    @admin.action(description="Aplicar los movimientos solicitados", permissions=["change"])
-    def aplicar(self, request, queryset):
-        ejecutar(
-            self,
-            request,
-            queryset,
-            lambda o: services.aplicar_movimiento(movimiento=o),
-            "Aplicados",
-        )
-
-    @admin.action(description="Rechazar (escriba el motivo)", permissions=["change"])
-    def rechazar(self, request, queryset):
-        razon = motivo(request)
-        ejecutar(
-            self,
-            request,
-            queryset,
-            lambda o: services.rechazar_movimiento(movimiento=o, motivo=razon),
-            "Rechazados",
-        )
+    aplicar = accion(
+        "Aplicar los movimientos solicitados",
+        lambda modeladmin, request, o: services.aplicar_movimiento(movimiento=o),
+        "Aplicados",
+    )
+    rechazar = accion(
+        "Rechazar (escriba el motivo)",
+        lambda modeladmin, request, o: services.rechazar_movimiento(
+            movimiento=o, motivo=motivo(request)
+        ),
+        "Rechazados",
+    )
 
     def get_search_results(self, request, queryset, search_term):
         return admin.ModelAdmin.get_search_results(self, request, queryset, search_term)

@@ -14,7 +14,7 @@ from apps.presupuesto.admin.comun import (
     AdminServicio,
     FormularioAccionMotivo,
     FormularioServicio,
-    ejecutar,
+    accion,
     motivo,
 )
 from apps.presupuesto.estados import EstadoLinea
@@ -22,21 +22,7 @@ from apps.presupuesto.models import Actividad, Asignacion, LineaPaa, Proyecto, V
 from apps.presupuesto.models.base import CERO
 from apps.presupuesto.services.comun import certificado_celda
 from hub.busqueda import filtrar_texto
-
-MESES = [
-    "enero",
-    "febrero",
-    "marzo",
-    "abril",
-    "mayo",
-    "junio",
-    "julio",
-    "agosto",
-    "septiembre",
-    "octubre",
-    "noviembre",
-    "diciembre",
-]
+from hub.texto import MESES
 
 
 class FormularioVigencia(forms.ModelForm):
@@ -245,11 +231,6 @@ class LineaPaaAdmin(AdminServicio):
     # Once created, the line's content changes only while it is a draft or under review.
     CAMPOS_BLOQUEADOS = ["numero", "vigencia", "estado", "motivo_devolucion", "motivo_anulacion"]
 
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change, **kwargs)
-        form.usuario = request.user
-        return form
-
     def get_fields(self, request, obj=None):
         if obj is None:
             return FormularioLinea.Meta.fields
@@ -270,39 +251,29 @@ class LineaPaaAdmin(AdminServicio):
     def mes(self, obj):
         return f"{MESES[obj.mes_inicio.month - 1]} {obj.mes_inicio.year}"
 
-    @admin.action(description="Enviar a revisión", permissions=["change"])
-    def enviar(self, request, queryset):
-        ejecutar(self, request, queryset, lambda o: services.enviar_linea(linea=o), "Enviadas")
-
-    @admin.action(description="Aprobar", permissions=["change"])
-    def aprobar(self, request, queryset):
-        ejecutar(self, request, queryset, lambda o: services.aprobar_linea(linea=o), "Aprobadas")
-
-    @admin.action(description="Devolver (escriba el motivo)", permissions=["change"])
-    def devolver(self, request, queryset):
-        razon = motivo(request)
-        ejecutar(
-            self,
-            request,
-            queryset,
-            lambda o: services.devolver_linea(linea=o, motivo=razon),
-            "Devueltas",
-        )
-
-    @admin.action(description="Anular (escriba el motivo)", permissions=["change"])
-    def anular(self, request, queryset):
-        razon = motivo(request)
-        ejecutar(
-            self,
-            request,
-            queryset,
-            lambda o: services.anular_linea(linea=o, motivo=razon),
-            "Anuladas",
-        )
-
-    @admin.action(description="Cerrar (contratación terminada)", permissions=["change"])
-    def cerrar(self, request, queryset):
-        ejecutar(self, request, queryset, lambda o: services.cerrar_linea(linea=o), "Cerradas")
+    enviar = accion(
+        "Enviar a revisión",
+        lambda modeladmin, request, o: services.enviar_linea(linea=o),
+        "Enviadas",
+    )
+    aprobar = accion(
+        "Aprobar", lambda modeladmin, request, o: services.aprobar_linea(linea=o), "Aprobadas"
+    )
+    devolver = accion(
+        "Devolver (escriba el motivo)",
+        lambda modeladmin, request, o: services.devolver_linea(linea=o, motivo=motivo(request)),
+        "Devueltas",
+    )
+    anular = accion(
+        "Anular (escriba el motivo)",
+        lambda modeladmin, request, o: services.anular_linea(linea=o, motivo=motivo(request)),
+        "Anuladas",
+    )
+    cerrar = accion(
+        "Cerrar (contratación terminada)",
+        lambda modeladmin, request, o: services.cerrar_linea(linea=o),
+        "Cerradas",
+    )
 
     def get_search_results(self, request, queryset, search_term):
         if search_term.strip().isdigit() and len(search_term.strip()) <= 9:

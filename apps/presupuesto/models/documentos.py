@@ -65,18 +65,99 @@ class CdpManager(ConBusquedaManager.from_queryset(CdpQuerySet)):
     pass
 
 
-class Cdp(ConBusqueda):
-    """Certificado de disponibilidad presupuestal: reserves part of a project's area assignment."""
+class DocumentoPresupuestal(ConBusqueda):
+    """What CDP and RP share: numbers, object, value, the issuance record and who moved it.
 
-    Estado = EstadoCdp
+    A concrete document declares `vigencia`, `numero`, `numero_radicado` and `estado` (their
+    related name, help text and choices are its own), its `Estado` and its `descripciones`
+    (state → what it means). A related name written once as "%(class)ss" would be the same
+    relation, but migrations record it as written, so the literal names stay per model.
+    """
 
-    vigencia = models.ForeignKey(Vigencia, on_delete=models.PROTECT, related_name="cdps")
-    numero = models.CharField(
-        "número", max_length=30, unique=True, help_text="Número del hub, p. ej. CDP-2026-00001."
-    )
+    Estado: type[models.TextChoices]
+    descripciones: dict[str, str]
+
     numero_externo = models.CharField(
         "número en el sistema financiero", max_length=30, null=True, blank=True, db_index=True
     )
+    objeto = models.TextField()
+    valor_inicial = campo_valor("valor inicial")
+    valor_actual = campo_valor("valor actual")
+    estado_expedicion = models.CharField(
+        "estado de la expedición",
+        max_length=30,
+        choices=EstadoExpedicion.choices,
+        null=True,
+        blank=True,
+    )
+    fecha_expedicion = models.DateField("fecha de expedición", null=True, blank=True)
+    motivo_devolucion = models.TextField("motivo de la devolución", null=True, blank=True)
+    motivo_rechazo = models.TextField("motivo del rechazo", null=True, blank=True)
+    motivo_anulacion = models.TextField("motivo de la anulación", null=True, blank=True)
+    solicitado_por = _usuario(verbose="solicitado por")
+    expedido_por = _usuario(verbose="expedido por")
+    creado_en = models.DateTimeField(auto_now_add=True)
+    actualizado_en = models.DateTimeField(auto_now=True)
+
+    firmas = GenericRelation("firmas.Firma", related_query_name="%(class)s")
+
+    class Meta:
+        abstract = True
+        ordering = ["-vigencia__anio", "-numero"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["vigencia", "numero_externo"],
+                condition=Q(numero_externo__isnull=False),
+                name="%(app_label)s_%(class)s_externo_unico",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.numero
+
+    def save(self, *args, **kwargs):
+        # Numbers are compared exactly in upper case (see ConNumeroQuerySet.por_numero).
+        self.numero = (self.numero or "").strip().upper()
+        self.numero_externo = (self.numero_externo or "").strip().upper() or None
+        super().save(*args, **kwargs)
+
+    @property
+    def estado_visible(self) -> str:
+        return self.Estado(self.estado).label
+
+    @property
+    def estado_descripcion(self) -> str:
+        return self.descripciones[self.estado]
+
+    @property
+    def enlace(self) -> str:
+        """Relative path of the document's screen (read-only, never the admin's edit form)."""
+        return reverse(f"presupuesto:{self._meta.model_name}", args=[self.pk])
+
+
+def _numero(sigla: str) -> models.CharField:
+    return models.CharField(
+        "número",
+        max_length=30,
+        unique=True,
+        help_text=f"Número del hub, p. ej. {sigla}-2026-00001.",
+    )
+
+
+def _estado(estados: type[models.TextChoices]) -> models.CharField:
+    return models.CharField(
+        max_length=20, choices=estados.choices, default=estados.SOLICITADO, db_index=True
+    )
+
+
+class Cdp(DocumentoPresupuestal):
+    """Certificado de disponibilidad presupuestal: reserves part of a project's area assignment."""
+
+    Estado = EstadoCdp
+    descripciones = DESCRIPCION_CDP
+
+    vigencia = models.ForeignKey(Vigencia, on_delete=models.PROTECT, related_name="cdps")
+    numero = _numero("CDP")
     numero_radicado = models.CharField(
         "radicado de origen",
         max_length=60,
@@ -98,44 +179,17 @@ class Cdp(ConBusqueda):
     dependencia = models.CharField(
         max_length=150, blank=True, help_text="Grupo o dependencia dentro del área (opcional)."
     )
-    objeto = models.TextField()
-    valor_inicial = campo_valor("valor inicial")
-    valor_actual = campo_valor("valor actual")
     comprometido = campo_valor("comprometido", help_text="Suma de sus RP vigentes.")
     saldo = campo_valor("saldo", help_text="Valor actual menos comprometido.")
-    estado = models.CharField(
-        max_length=20, choices=EstadoCdp.choices, default=EstadoCdp.SOLICITADO, db_index=True
-    )
-    estado_expedicion = models.CharField(
-        "estado de la expedición",
-        max_length=30,
-        choices=EstadoExpedicion.choices,
-        null=True,
-        blank=True,
-    )
-    fecha_expedicion = models.DateField("fecha de expedición", null=True, blank=True)
-    motivo_devolucion = models.TextField("motivo de la devolución", null=True, blank=True)
-    motivo_rechazo = models.TextField("motivo del rechazo", null=True, blank=True)
-    motivo_anulacion = models.TextField("motivo de la anulación", null=True, blank=True)
-    solicitado_por = _usuario(verbose="solicitado por")
-    expedido_por = _usuario(verbose="expedido por")
-    creado_en = models.DateTimeField(auto_now_add=True)
-    actualizado_en = models.DateTimeField(auto_now=True)
-
-    firmas = GenericRelation("firmas.Firma", related_query_name="cdp")
+    estado = _estado(EstadoCdp)
 
     objects = CdpManager()
 
-    class Meta:
-        ordering = ["-vigencia__anio", "-numero"]
+    class Meta(DocumentoPresupuestal.Meta):
         verbose_name = "CDP"
         verbose_name_plural = "CDP"
         constraints = [
-            models.UniqueConstraint(
-                fields=["vigencia", "numero_externo"],
-                condition=Q(numero_externo__isnull=False),
-                name="presupuesto_cdp_externo_unico",
-            ),
+            *DocumentoPresupuestal.Meta.constraints,
             models.CheckConstraint(
                 condition=Q(valor_inicial__gte=0, valor_actual__gte=0, comprometido__gte=0),
                 name="presupuesto_cdp_valores_no_negativos",
@@ -148,32 +202,10 @@ class Cdp(ConBusqueda):
         ]
         indexes = [models.Index(fields=["vigencia", "area", "estado"], name="presupuesto_cdp_va")]
 
-    def __str__(self) -> str:
-        return self.numero
-
-    def save(self, *args, **kwargs):
-        # Numbers are compared exactly in upper case (see ConNumeroQuerySet.por_numero).
-        self.numero = (self.numero or "").strip().upper()
-        self.numero_externo = (self.numero_externo or "").strip().upper() or None
-        super().save(*args, **kwargs)
-
     def texto_busqueda(self) -> str:
         return " ".join(
             filter(None, [self.numero, self.numero_externo, self.numero_radicado, self.objeto])
         )
-
-    @property
-    def estado_visible(self) -> str:
-        return EstadoCdp(self.estado).label
-
-    @property
-    def estado_descripcion(self) -> str:
-        return DESCRIPCION_CDP[self.estado]
-
-    @property
-    def enlace(self) -> str:
-        """Relative path of the CDP screen (read-only, never the admin's edit form)."""
-        return reverse("presupuesto:cdp", args=[self.pk])
 
     @classmethod
     def consulta_firma(cls) -> models.QuerySet:
@@ -281,18 +313,14 @@ class RpManager(ConBusquedaManager.from_queryset(RpQuerySet)):
     pass
 
 
-class Rp(ConBusqueda):
+class Rp(DocumentoPresupuestal):
     """Registro presupuestal: commits part of a CDP's balance to a beneficiary."""
 
     Estado = EstadoRp
+    descripciones = DESCRIPCION_RP
 
     vigencia = models.ForeignKey(Vigencia, on_delete=models.PROTECT, related_name="rps")
-    numero = models.CharField(
-        "número", max_length=30, unique=True, help_text="Número del hub, p. ej. RP-2026-00001."
-    )
-    numero_externo = models.CharField(
-        "número en el sistema financiero", max_length=30, null=True, blank=True, db_index=True
-    )
+    numero = _numero("RP")
     numero_radicado = models.CharField(
         "radicado de origen", max_length=60, null=True, blank=True, db_index=True
     )
@@ -305,45 +333,18 @@ class Rp(ConBusqueda):
         blank=True,
         help_text="Dato personal: no se publica ni se devuelve en consultas.",
     )
-    objeto = models.TextField()
-    valor_inicial = campo_valor("valor inicial")
-    valor_actual = campo_valor("valor actual")
     obligado = campo_valor("obligado", help_text="Suma de sus obligaciones aplicadas.")
-    estado = models.CharField(
-        max_length=20, choices=EstadoRp.choices, default=EstadoRp.SOLICITADO, db_index=True
-    )
-    estado_expedicion = models.CharField(
-        "estado de la expedición",
-        max_length=30,
-        choices=EstadoExpedicion.choices,
-        null=True,
-        blank=True,
-    )
-    fecha_expedicion = models.DateField("fecha de expedición", null=True, blank=True)
+    estado = _estado(EstadoRp)
     fecha_inicio = models.DateField("fecha de inicio", null=True, blank=True)
     fecha_fin = models.DateField("fecha de terminación", null=True, blank=True)
-    motivo_devolucion = models.TextField("motivo de la devolución", null=True, blank=True)
-    motivo_rechazo = models.TextField("motivo del rechazo", null=True, blank=True)
-    motivo_anulacion = models.TextField("motivo de la anulación", null=True, blank=True)
-    solicitado_por = _usuario(verbose="solicitado por")
-    expedido_por = _usuario(verbose="expedido por")
-    creado_en = models.DateTimeField(auto_now_add=True)
-    actualizado_en = models.DateTimeField(auto_now=True)
-
-    firmas = GenericRelation("firmas.Firma", related_query_name="rp")
 
     objects = RpManager()
 
-    class Meta:
-        ordering = ["-vigencia__anio", "-numero"]
+    class Meta(DocumentoPresupuestal.Meta):
         verbose_name = "RP"
         verbose_name_plural = "RP"
         constraints = [
-            models.UniqueConstraint(
-                fields=["vigencia", "numero_externo"],
-                condition=Q(numero_externo__isnull=False),
-                name="presupuesto_rp_externo_unico",
-            ),
+            *DocumentoPresupuestal.Meta.constraints,
             models.CheckConstraint(
                 condition=Q(
                     valor_inicial__gte=0,
@@ -360,14 +361,6 @@ class Rp(ConBusqueda):
                 name="presupuesto_rp_fechas_ordenadas",
             ),
         ]
-
-    def __str__(self) -> str:
-        return self.numero
-
-    def save(self, *args, **kwargs):
-        self.numero = (self.numero or "").strip().upper()
-        self.numero_externo = (self.numero_externo or "").strip().upper() or None
-        super().save(*args, **kwargs)
 
     def texto_busqueda(self) -> str:
         # The beneficiary's document is deliberately left out: it must not be searchable.
@@ -386,21 +379,8 @@ class Rp(ConBusqueda):
         )
 
     @property
-    def estado_visible(self) -> str:
-        return EstadoRp(self.estado).label
-
-    @property
-    def estado_descripcion(self) -> str:
-        return DESCRIPCION_RP[self.estado]
-
-    @property
     def por_obligar(self):
         return self.valor_actual - self.obligado
-
-    @property
-    def enlace(self) -> str:
-        """Relative path of the RP screen (read-only, never the admin's edit form)."""
-        return reverse("presupuesto:rp", args=[self.pk])
 
     @classmethod
     def consulta_firma(cls) -> models.QuerySet:

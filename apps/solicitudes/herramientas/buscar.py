@@ -26,35 +26,63 @@ from hub.texto import limpiar
 PERMISO_TODAS = "solicitudes.ver_todas"
 
 
-class ArgsBuscarSolicitudes(Estricto):
+def filtros_solicitudes(*, todas: str, prefijo: str = "") -> tuple[serializers.Field, ...]:
+    """The state, filing-date and scope filters of a search of requests, in that order.
+
+    `todas` says what alcance=todas shows and the permission it takes; `prefijo` opens each
+    description where the tool searches more than requests ("Solo solicitudes: ").
+    """
+
+    def descripcion(texto: str) -> str:
+        return f"{prefijo}{texto[0].lower()}{texto[1:]}" if prefijo else texto
+
+    return (
+        serializers.ChoiceField(
+            choices=list(Estado.values),
+            required=False,
+            help_text=descripcion("Estado de la solicitud."),
+        ),
+        serializers.DateField(
+            required=False,
+            help_text=descripcion("Radicadas desde este día, incluido (YYYY-MM-DD)."),
+        ),
+        serializers.DateField(
+            required=False,
+            help_text=descripcion("Radicadas hasta este día, incluido (YYYY-MM-DD)."),
+        ),
+        serializers.ChoiceField(
+            choices=["mias", "todas"],
+            default="mias",
+            help_text=descripcion(f"mias: las que usted radicó; todas: {todas}."),
+        ),
+    )
+
+
+class FiltrosSolicitudes(Estricto):
+    """The arguments of a search of requests: `desde` never after `hasta`."""
+
+    def validate(self, attrs):
+        desde, hasta = attrs.get("desde"), attrs.get("hasta")
+        if desde and hasta and desde > hasta:
+            raise serializers.ValidationError({"hasta": ["Debe ser igual o posterior a desde."]})
+        return attrs
+
+
+class ArgsBuscarSolicitudes(FiltrosSolicitudes):
     texto = serializers.CharField(
         max_length=120,
         required=False,
         allow_blank=True,
         help_text="Parte del número de radicado o del resumen (sin distinguir tildes).",
     )
-    estado = serializers.ChoiceField(
-        choices=list(Estado.values), required=False, help_text="Estado de la solicitud."
+    estado, desde, hasta, alcance = filtros_solicitudes(
+        todas="todas las que puede ver (exige el permiso solicitudes.ver_todas)"
     )
     tipo = serializers.CharField(
         max_length=80,
         required=False,
         allow_blank=True,
         help_text="Código o parte del nombre del tipo de solicitud.",
-    )
-    desde = serializers.DateField(
-        required=False, help_text="Radicadas desde este día, incluido (YYYY-MM-DD)."
-    )
-    hasta = serializers.DateField(
-        required=False, help_text="Radicadas hasta este día, incluido (YYYY-MM-DD)."
-    )
-    alcance = serializers.ChoiceField(
-        choices=["mias", "todas"],
-        default="mias",
-        help_text=(
-            "mias: las que usted radicó; todas: todas las que puede ver (exige el permiso "
-            "solicitudes.ver_todas)."
-        ),
     )
     limite = serializers.IntegerField(
         min_value=1, max_value=30, default=10, help_text="Cuántas solicitudes mostrar."
@@ -65,12 +93,6 @@ class ArgsBuscarSolicitudes(Estricto):
 
     def validate_tipo(self, valor: str) -> str:
         return limpiar(valor).strip()
-
-    def validate(self, attrs):
-        desde, hasta = attrs.get("desde"), attrs.get("hasta")
-        if desde and hasta and desde > hasta:
-            raise serializers.ValidationError({"hasta": ["Debe ser igual o posterior a desde."]})
-        return attrs
 
 
 ITEM_SOLICITUD = objeto(

@@ -291,14 +291,6 @@ class Solicitud(ConBusqueda):
         return f"/solicitudes/{self.pk}"
 
     @property
-    def esta_cerrada(self) -> bool:
-        return self.estado in ESTADOS_CERRADOS
-
-    @property
-    def esta_abierta(self) -> bool:
-        return self.estado in ESTADOS_ABIERTOS
-
-    @property
     def es_externa(self) -> bool:
         """Filed by an outside person (no user of the hub)."""
         return self.solicitante_id is None

@@ -1,0 +1,139 @@
+"""The worlds of the estado_cdp and estado_rp tests and the fields each tool promises."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+from typing import Any
+
+from apps.presupuesto import services
+from tests.factories import AreaFactory, UserFactory
+from tests.mcp.factories import nuevo_token
+from tests.presupuesto.factories import (
+    ProyectoFactory,
+    VigenciaFactory,
+    cdp_expedido,
+    cdp_solicitado,
+    rp_expedido,
+    rp_solicitado,
+)
+
+USAR = "mcp.asistente.usar"
+PLANEACION = "presupuesto.planeacion.consultar"
+# The interface's fields of both tools (each adds its own below).
+CAMPOS_COMUNES = {
+    "numero_externo",
+    "numero_radicado",
+    "estado",
+    "estado_visible",
+    "estado_descripcion",
+    "estado_expedicion",
+    "objeto",
+    "valor_inicial",
+    "valor_actual",
+    "fecha_expedicion",
+    "motivo_devolucion",
+    "motivo_rechazo",
+    "encontrado",
+}
+CAMPOS_CDP = {
+    "numero_cdp",
+    "area",
+    "dependencia",
+    "comprometido",
+    "saldo",
+    "movimientos",
+} | CAMPOS_COMUNES
+EXTRAS_CDP = {"area_sigla", "vigencia", "proyecto", "linea_paa", "enlace", "url"}
+CAMPOS_RP = {
+    "numero_rp",
+    "cdp",
+    "beneficiario",
+    "obligado",
+    "fecha_inicio",
+    "fecha_fin",
+} | CAMPOS_COMUNES
+EXTRAS_RP = {"movimientos", "area", "vigencia", "enlace", "url"}
+IMPORTES_CDP = ("valor_inicial", "valor_actual", "comprometido", "saldo")
+IMPORTES_RP = ("valor_inicial", "valor_actual", "obligado")
+DOCUMENTO_BENEFICIARIO = "900123456-7"
+OTI = "Oficina de Tecnologías de la Información"
+
+
+def como(usuario) -> dict[str, str]:
+    return {"X-MCP-User-Token": nuevo_token(usuario)[1]}
+
+
+def persona(*permisos: str, areas=()) -> dict[str, str]:
+    return como(UserFactory(areas=list(areas), permisos=[USAR, *permisos]))
+
+
+def _proyecto_de_dos_areas(nombre_oti: str):
+    """Project 2026-001 with 5.000.000,00 assigned to OAP and 1.000.000,00 to OTI."""
+    vigencia = VigenciaFactory(tope=Decimal("10000000.00"))
+    oap = AreaFactory(sigla="OAP", nombre="Oficina Asesora de Planeación")
+    oti = AreaFactory(sigla="OTI", nombre=nombre_oti)
+    proyecto = ProyectoFactory(vigencia=vigencia, codigo="2026-001")
+    services.asignar(proyecto=proyecto, area=oap, valor="5000000.00")
+    services.asignar(proyecto=proyecto, area=oti, valor="1000000.00")
+    return proyecto, oap, oti
+
+
+def _mundo(usuario: str, proyecto, oap, oti, **documentos) -> dict[str, Any]:
+    """The world's documents, its areas and their owner: a person of OAP who may consult."""
+    duena = UserFactory(username=usuario, areas=[oap], permisos=[USAR, PLANEACION])
+    return {
+        **documentos,
+        "proyecto": proyecto,
+        "oap": oap,
+        "oti": oti,
+        "duena": duena,
+        "como_duena": como(duena),
+    }
+
+
+def mundo_cdp() -> dict[str, Any]:
+    """One CDP of OAP (1.500.000,00 + 0,25 added, 500.000,00 committed), one of OTI."""
+    # The outsiders' area name carries an invisible character the answers must remove.
+    proyecto, oap, oti = _proyecto_de_dos_areas("Oficina de Tecnologías\u200b de la Información")
+    solicitado = cdp_solicitado(
+        proyecto,
+        oap,
+        "1500000.00",
+        objeto="Consultoría\u202e para el plan\u200b estratégico",
+        dependencia="Grupo de Planeación\u200b",
+        numero_radicado="SOL-2026-000123",
+    )
+    cdp = services.expedir_cdp(
+        cdp=solicitado, numero_externo="ext-4521", fecha_expedicion=datetime.date(2026, 3, 5)
+    )
+    services.registrar_movimiento_cdp(
+        cdp=cdp, tipo="adicion", valor="0.25", descripcion="Ajuste de centavos"
+    )
+    rp_expedido(cdp, "500000.00")
+    ajeno = cdp_expedido(proyecto, oti, "300000.00", objeto="Licencias de software")
+    return _mundo("duena_cdp", proyecto, oap, oti, documento=cdp, cdp=cdp, ajeno=ajeno)
+
+
+def mundo_rp() -> dict[str, Any]:
+    """An RP of OAP for 1.200.000,00 with 450.000,50 obligated; another RP in OTI."""
+    proyecto, oap, oti = _proyecto_de_dos_areas(OTI)
+    cdp = cdp_expedido(proyecto, oap, "2000000.00")
+    solicitado = rp_solicitado(
+        cdp,
+        "1200000.00",
+        beneficiario="Consultores\u200b Andinos S.A.S.\u202e",
+        documento_beneficiario=DOCUMENTO_BENEFICIARIO,
+        objeto="Consultoría para el plan estratégico",
+        fecha_inicio=datetime.date(2026, 4, 1),
+        fecha_fin=datetime.date(2026, 12, 15),
+        numero_radicado="SOL-2026-000456",
+    )
+    rp = services.expedir_rp(
+        rp=solicitado, numero_externo="rp-77", fecha_expedicion=datetime.date(2026, 3, 20)
+    )
+    services.registrar_movimiento_rp(
+        rp=rp, tipo="obligacion", valor="450000.50", descripcion="Primer pago"
+    )
+    ajeno = rp_expedido(cdp_expedido(proyecto, oti, "300000.00"), "100000.00")
+    return _mundo("duena_rp", proyecto, oap, oti, documento=rp, rp=rp, cdp=cdp, ajeno=ajeno)
