@@ -20,7 +20,7 @@ from apps.presupuesto.admin.comun import (
 from apps.presupuesto.estados import EstadoLinea
 from apps.presupuesto.models import Actividad, Asignacion, LineaPaa, Proyecto, Vigencia
 from apps.presupuesto.models.base import CERO
-from apps.presupuesto.services.comun import certificado_celda
+from apps.presupuesto.services.celdas import certificado_celda
 from hub.busqueda import filtrar_texto
 from hub.texto import MESES
 

@@ -8,16 +8,9 @@ from typing import Any
 from rest_framework import serializers
 
 from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
-from apps.solicitudes.herramientas.comun import (
-    ENLACE,
-    ENTERO,
-    ESTADO,
-    FECHA,
-    PERMISOS_SOLICITUDES,
-    TEXTO,
-    fecha,
-    objeto,
-)
+from apps.solicitudes.herramientas.esquemas import ENLACE, ENTERO, ESTADO, FECHA, TEXTO, objeto
+from apps.solicitudes.herramientas.formato import fecha
+from apps.solicitudes.herramientas.permisos import PERMISOS_SOLICITUDES
 from apps.solicitudes.models import Estado, Solicitud
 from hub.busqueda import total_y_pagina
 from hub.serializadores import Estricto
