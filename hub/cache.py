@@ -350,10 +350,17 @@ class CacheRedis(RedisCache):
 class CacheArchivo(DjangoCache):
     """diskcache's Django backend (see the module's docstring), without endless retries.
 
-    diskcache retries a write whose transaction cannot begin forever (its `retry=True`): an
-    unwritable cache folder spun every request at full CPU. Here the write waits SQLite's busy
-    timeout once, then raises, and callers act as for a dead cache (DESIGN.md section 5).
+    diskcache retries a write whose transaction cannot begin forever (its `retry=True`, over a
+    10 ms SQLite busy timeout): an unwritable cache folder spun every request at full CPU. Here
+    SQLite itself waits up to `ESPERA_S` for another process's write to end (contention between
+    workers, as before), and a write that still cannot begin fails at once (diskcache answers
+    False or None), and callers act as for a dead cache (DESIGN.md section 5).
     """
+
+    ESPERA_S = 2.0
+
+    def __init__(self, directory: str, params: dict[str, Any]) -> None:
+        super().__init__(directory, {"DATABASE_TIMEOUT": self.ESPERA_S, **params})
 
     def add(self, *args: Any, retry: bool = False, **kwargs: Any) -> bool:
         return super().add(*args, retry=retry, **kwargs)
