@@ -11,7 +11,15 @@ class HubConfig(AppConfig):
     def ready(self) -> None:
         from django.db.backends.signals import connection_created
 
-        from hub import comprobaciones  # noqa: F401  (registers the deploy checks)
+        from hub import (
+            cache,
+            coherencia,
+            comprobaciones,  # noqa: F401  (registers the deploy checks)
+        )
         from hub.conexiones import ajustar_sesion
 
         connection_created.connect(ajustar_sesion, dispatch_uid="hub.conexiones")
+        # The cache is never more authoritative than the database (hub.coherencia).
+        connection_created.connect(coherencia.al_conectar, dispatch_uid="hub.coherencia")
+        if coherencia.cache_volvio not in cache.AL_VOLVER:
+            cache.AL_VOLVER.append(coherencia.cache_volvio)

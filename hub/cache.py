@@ -58,6 +58,11 @@ _NO_LEIDA = object()
 _FALLOS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
 
 
+# Called when a cache client sees its cache answer again after a failure (hub.coherencia bumps
+# the database's cache generation: what the cache kept meanwhile is not trusted).
+AL_VOLVER: list[Callable[[], None]] = []
+
+
 class CachePausada(redis.exceptions.ConnectionError):
     """The cache failed moments ago and is being left alone for a few seconds."""
 
@@ -82,6 +87,13 @@ class Pausa:
         self.hasta = time.monotonic() + segundos
         self.ultimo_error = type(exc).__name__
 
+    def volvio(self) -> None:
+        """The cache answered after a failure: invalidations may have been lost meanwhile."""
+        self.hasta = 0.0
+        logger.warning("caché disponible de nuevo")
+        for avisar in AL_VOLVER:
+            avisar()
+
     def restante(self) -> float:
         """Seconds left in the pause (0 when the cache is in use)."""
         return max(0.0, self.hasta - time.monotonic())
@@ -97,6 +109,8 @@ class Pausa:
         except _FALLOS as exc:
             self.fallo(exc)
             raise
+        if self.hasta:
+            self.volvio()
 
 
 class TuboVigilado(redis.client.Pipeline):
@@ -334,7 +348,34 @@ class CacheRedis(RedisCache):
 
 
 class CacheArchivo(DjangoCache):
-    """diskcache's Django backend (see the module's docstring)."""
+    """diskcache's Django backend (see the module's docstring), without endless retries.
+
+    diskcache retries a write whose transaction cannot begin forever (its `retry=True`, over a
+    10 ms SQLite busy timeout): an unwritable cache folder spun every request at full CPU. Here
+    SQLite itself waits up to `ESPERA_S` for another process's write to end (contention between
+    workers, as before), and a write that still cannot begin fails at once (diskcache answers
+    False or None), and callers act as for a dead cache (DESIGN.md section 5).
+    """
+
+    ESPERA_S = 2.0
+
+    def __init__(self, directory: str, params: dict[str, Any]) -> None:
+        super().__init__(directory, {"DATABASE_TIMEOUT": self.ESPERA_S, **params})
+
+    def add(self, *args: Any, retry: bool = False, **kwargs: Any) -> bool:
+        return super().add(*args, retry=retry, **kwargs)
+
+    def set(self, *args: Any, retry: bool = False, **kwargs: Any) -> bool:
+        return super().set(*args, retry=retry, **kwargs)
+
+    def delete(self, *args: Any, retry: bool = False, **kwargs: Any) -> bool:
+        return super().delete(*args, retry=retry, **kwargs)
+
+    def incr(self, *args: Any, retry: bool = False, **kwargs: Any) -> int:
+        return super().incr(*args, retry=retry, **kwargs)
+
+    def touch(self, *args: Any, retry: bool = False, **kwargs: Any) -> bool:
+        return super().touch(*args, retry=retry, **kwargs)
 
 
 def describir() -> dict[str, Any]:

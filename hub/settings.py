@@ -237,6 +237,9 @@ _CACHE_PREFIX = env.str("HUB_CACHE_PREFIJO", default="hub") + _PRUEBA
 # After a failure the cache is left alone this many seconds: a hung Redis would otherwise make
 # every request wait its own timeout (DESIGN.md section 5 then applies as for a dead cache).
 HUB_CACHE_PAUSA = env.entero("HUB_CACHE_PAUSA", 5)
+# Each process rereads the database's cache generation and identity at most this often (one small
+# query): a saved change is served everywhere within 10 s whatever the cache did (hub.coherencia).
+HUB_COHERENCIA_SEGUNDOS = env.entero("HUB_COHERENCIA_SEGUNDOS", 3)
 if REDIS_URL:
     CACHES = {
         "default": {

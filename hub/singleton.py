@@ -5,6 +5,16 @@ on every change, and an entry counts only if it was stored under the current gen
 delete-on-change cache lets a reader on another host that read the old row just before a commit
 store it just after that commit's delete; it would then be served for the whole TTL. With the
 generation, such an entry carries the generation it read, which the change has replaced.
+
+Entry keys also carry hub.coherencia's seal (the database's identity and cache generation): an
+invalidation the cache never received (hung, unwritable, or restored from an old snapshot) bumps
+the generation in the database, and within the bound every process reads other keys; entries of
+another database (a restore, a new SQLite file) are never read. The generation keys beside them
+carry no seal: an invalidation reaches every process, whichever seal it holds at that moment.
+
+An entry built within a minute of a generation's start lives at most `coherencia.COTA_SEGUNDOS`:
+its writer may still be committing, and if it dies between its commit and the invalidation after
+it, an old row read just before that commit would otherwise be served for the whole TTL.
 """
 
 from __future__ import annotations
@@ -12,12 +22,15 @@ from __future__ import annotations
 import contextvars
 import logging
 import secrets
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Self
 
 from django.core.cache import cache
-from django.db import models, transaction
+from django.db import DatabaseError, models, transaction
+
+from hub import coherencia
 
 logger = logging.getLogger(__name__)
 
@@ -75,41 +88,72 @@ def _clave_generacion(clave: str) -> str:
     return f"{clave}:gen"
 
 
+def _clave_sellada(clave: str, sello: str) -> str:
+    return f"{clave}@{sello}"
+
+
+# A generation this young may belong to a change not yet committed (see the module's docstring).
+JOVEN_SEGUNDOS = 60
+
+
+def _generacion_nueva() -> str:
+    return f"{int(time.time())}-{secrets.token_hex(6)}"
+
+
+def _es_joven(generacion: str) -> bool:
+    inicio, _, _ = generacion.partition("-")
+    return inicio.isdigit() and time.time() - int(inicio) < JOVEN_SEGUNDOS
+
+
 def claves_versionado(clave: str, generacion_en: str | None = None) -> list[str]:
-    """The keys `leer_versionado` reads: the entry and its generation."""
-    return [clave, generacion_en or _clave_generacion(clave)]
+    """The keys `leer_versionado` reads: the entry (under this process's seal), its generation."""
+    try:
+        sello = coherencia.sello()
+    except DatabaseError:  # nothing to fetch ahead: the read itself will go to the database
+        return []
+    return [_clave_sellada(clave, sello), generacion_en or _clave_generacion(clave)]
 
 
-def leer_versionado(clave: str, generacion_en: str | None = None) -> tuple[Any, str | None]:
+def leer_versionado(clave: str, generacion_en: str | None = None) -> tuple[Any, Any]:
     """(value, generation): the value only if stored under the current generation (one MGET).
 
     The generation lives beside the key (`clave:gen`), or in `generacion_en` when many entries
     share one (all go stale together). Store what you build on a miss with `guardar_versionado`
-    and that same generation, read before building. The generation is None when the cache is
-    down: then nothing is stored.
+    and that same generation (opaque: it also holds the seal), read before building. It is None
+    when the cache is down or the database cannot give the seal: then nothing is stored.
     """
     clave_gen = generacion_en or _clave_generacion(clave)
     try:
-        leidas = cache.get_many([clave, clave_gen])
+        sello = coherencia.sello()
+    except DatabaseError:  # the caller reads the database, which answers for itself
+        return None, None
+    sellada = _clave_sellada(clave, sello)
+    try:
+        leidas = cache.get_many([sellada, clave_gen])
         generacion = leidas.get(clave_gen)
         if generacion is None:  # first use, or evicted: start one (another host may win)
-            cache.add(clave_gen, secrets.token_hex(8), None)
+            cache.add(clave_gen, _generacion_nueva(), None)
             generacion = cache.get(clave_gen)
     except Exception:  # a dead cache must not stop reads: the caller falls back to the database
         logger.warning("cache no disponible al leer %s", clave)
         return None, None
-    entrada = leidas.get(clave)
+    if generacion is None:
+        return None, None
+    entrada = leidas.get(sellada)
     if isinstance(entrada, tuple) and len(entrada) == 2 and entrada[0] == generacion:
-        return entrada[1], generacion
-    return None, generacion
+        return entrada[1], (sellada, generacion)
+    return None, (sellada, generacion)
 
 
-def guardar_versionado(clave: str, valor: Any, generacion: str | None, ttl: int) -> None:
-    """Cache `valor` under the generation read before it was built."""
+def guardar_versionado(clave: str, valor: Any, generacion: Any, ttl: int) -> None:
+    """Cache `valor` under the generation (and seal) read before it was built."""
     if generacion is None:
         return
+    sellada, generacion = generacion
+    if isinstance(generacion, str) and _es_joven(generacion):
+        ttl = min(ttl, coherencia.COTA_SEGUNDOS)
     try:
-        cache.set(clave, (generacion, valor), ttl)
+        cache.set(sellada, (generacion, valor), ttl)
     except Exception:
         logger.warning("cache no disponible al guardar %s", clave)
 
@@ -117,13 +161,17 @@ def guardar_versionado(clave: str, valor: Any, generacion: str | None, ttl: int)
 def invalidar_versionado(clave: str, *, es_generacion: bool = False) -> None:
     """A new generation: every entry stored before (or being built now) stops counting.
 
-    `clave` is the entry's key, or with `es_generacion` a generation shared by many entries.
+    `clave` is the entry's key, or with `es_generacion` a generation shared by many entries. When
+    the cache does not take it, the database's generation is bumped instead (in the caller's
+    transaction, if any): every process stops reading what it cached within the bound.
     """
     clave_gen = clave if es_generacion else _clave_generacion(clave)
     try:
-        cache.set(clave_gen, secrets.token_hex(8), None)
-    except Exception:  # the entry's TTL bounds how long a missed invalidation lasts
+        if cache.set(clave_gen, _generacion_nueva(), None) is False:  # diskcache's refusal
+            raise OSError("la caché no guardó la generación")
+    except Exception:
         logger.warning("cache no disponible al invalidar %s", clave)
+        coherencia.avanzar_o_avisar(f"invalidación perdida de {clave}")
 
 
 class ModeloUnico(models.Model):

@@ -46,6 +46,22 @@ def _ventanas_quietas(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _coherencia_quieta(monkeypatch):
+    """hub.coherencia's clock stands still and each test starts as a process that never read the
+    database's seal: a warm request runs no SQL however slowly the test goes (query counts stay
+    exact). Tests about the bound move this clock themselves (tests/hub/test_coherencia.py)."""
+    from hub import coherencia
+
+    ahora = time.monotonic()
+    monkeypatch.setattr(
+        coherencia, "time", SimpleNamespace(monotonic=lambda: ahora, time=time.time)
+    )
+    coherencia.olvidar_estado()
+    yield
+    coherencia.olvidar_estado()
+
+
+@pytest.fixture(autouse=True)
 def _cache_limpia():
     limpiar_cache()
     yield

@@ -175,7 +175,10 @@ def test_the_password_hash_never_reaches_the_cache(client, credenciales, persona
 
     _clave, token, cabeceras = credenciales
     _ping(client, cabeceras)
-    _generacion, guardado = cache.get(f"mcp:cred:{token.digest}")
+    entrada, _clave_generacion = identidades.claves(
+        token.digest
+    )  # the entry's key carries the seal
+    _generacion, guardado = cache.get(entrada)
     assert guardado.usuario.pk == persona.pk
     assert "password" not in guardado.usuario.__dict__
     assert identidades.token(token.digest).usuario.has_perm(USAR)

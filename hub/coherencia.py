@@ -1,0 +1,197 @@
+"""The cache is never more authoritative than the database (issue 23; docs/decisiones.md).
+
+Every cache entry derived from the database (hub.singleton's versioned entries: the singletons,
+the published brand, the assistant's identities, the signature verifications) is stored under a
+key that carries this process's *seal*: a digest of what the database says about the cache,
+
+- its cache generation (`hub_coherencia.generacion`), bumped in the database by every change
+  whose invalidation could not reach the cache (in the change's own transaction when it can),
+  by whoever sees the cache come back from a failure, and by `manage.py tras_restaurar`;
+- its identity: a random value written at migrate time (`hub_coherencia.identidad`, replaced by
+  `tras_restaurar`), and what the server says of the database itself (PostgreSQL: the database's
+  oid and the server's start time, which a dropped and recreated database or a restored cluster
+  changes; SQLite: the file's device and inode, which a new or swapped-in file changes).
+
+A process reads them again at most every HUB_COHERENCIA_SEGUNDOS seconds (one small query on the
+first cached read after that time; the other requests run no SQL for it), and at once after it
+opened a new PostgreSQL connection (a restore kills the old ones). A new seal means new keys:
+nothing stored before is read again, whatever the cache kept or lost meanwhile. The rate-limit
+counters are not derived from the database and keep their keys.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import os
+import secrets
+import threading
+import time
+
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+
+logger = logging.getLogger(__name__)
+
+# The stated bound (docs/decisiones.md): a saved change is what every process serves within this
+# many seconds, whatever happened to the cache. HUB_COHERENCIA_SEGUNDOS must stay well below it.
+COTA_SEGUNDOS = 10
+
+_CONSULTA_POSTGRESQL = (
+    "SELECT c.generacion, c.identidad, d.oid, pg_postmaster_start_time() "
+    "FROM hub_coherencia c, pg_database d WHERE c.id = 1 AND d.datname = current_database()"
+)
+_CONSULTA_SQLITE = "SELECT generacion, identidad FROM hub_coherencia WHERE id = 1"
+
+
+def identidad_nueva() -> str:
+    """A random identity for the database (the model's default and `tras_restaurar`'s)."""
+    return secrets.token_hex(16)
+
+
+class _Estado:
+    """This process's last reading of the database (threads share it: a race costs a query)."""
+
+    def __init__(self) -> None:
+        self.sello: str | None = None
+        self.leido_en = -math.inf  # time.monotonic() of the reading
+        self.cache_volvio = False  # the cache came back from a failure: bump the generation
+        self.cerrojo = threading.Lock()
+
+
+_estado = _Estado()
+
+
+def sello() -> str:
+    """This process's seal, read from the database again when it is older than the interval.
+
+    Raises DatabaseError when the database cannot say: then no cached entry may be trusted.
+    """
+    if _estado.cache_volvio:
+        _avanzar_por_vuelta()
+    if _estado.sello is None or time.monotonic() - _estado.leido_en >= _intervalo():
+        refrescar()
+    return _estado.sello  # type: ignore[return-value]
+
+
+def _intervalo() -> float:
+    return min(settings.HUB_COHERENCIA_SEGUNDOS, COTA_SEGUNDOS / 2)
+
+
+def refrescar() -> str:
+    """Read the seal from the database now (one query; the row is created if it is missing)."""
+    antes = time.monotonic()
+    try:
+        fila = _leer_fila()
+        if fila is None:  # a flushed table (tests), or a database migrated by hand
+            from hub.models import Coherencia
+
+            Coherencia.objects.bulk_create([Coherencia(pk=1)], ignore_conflicts=True)
+            fila = _leer_fila()
+    except DatabaseError:
+        _estado.sello = None  # nothing cached is trusted until the database answers again
+        raise
+    partes = [str(p) for p in fila or ()]
+    if connection.vendor == "sqlite":
+        partes.append(_archivo_sqlite())
+    nuevo = hashlib.sha256("|".join(partes).encode()).hexdigest()[:16]
+    if nuevo != _estado.sello and _estado.sello is not None:
+        logger.info("caché: nueva generación o base de datos distinta; se descarta lo anterior")
+    _estado.sello, _estado.leido_en = nuevo, antes
+    return nuevo
+
+
+def _leer_fila() -> tuple | None:
+    consulta = _CONSULTA_POSTGRESQL if connection.vendor == "postgresql" else _CONSULTA_SQLITE
+    with connection.cursor() as cursor:
+        cursor.execute(consulta)
+        return cursor.fetchone()
+
+
+def _archivo_sqlite() -> str:
+    """Device and inode of the SQLite file: a new or swapped-in file is another database."""
+    nombre = str(connection.settings_dict.get("NAME") or "")
+    try:
+        datos = os.stat(nombre)
+    except (OSError, ValueError):  # in memory (tests) or not a plain path
+        return nombre
+    return f"{datos.st_dev}:{datos.st_ino}"
+
+
+def avanzar() -> None:
+    """A new generation in the database: every process drops every cached entry within the bound.
+
+    Inside a transaction it commits (or rolls back) with it: the change and its bump together.
+    """
+    from django.db.models import F
+
+    from hub.models import Coherencia
+
+    if not Coherencia.objects.filter(pk=1).update(generacion=F("generacion") + 1):
+        refrescar()  # creates the row; a new row is a new generation already
+    _estado.leido_en = -math.inf  # this process at once
+
+
+def avanzar_o_avisar(motivo: str) -> None:
+    """`avanzar()`, logging instead of failing (it runs where a cache write just failed)."""
+    try:
+        avanzar()
+    except DatabaseError:
+        logger.error("no se pudo avanzar la generación de la caché (%s)", motivo)
+    else:
+        logger.warning("generación de la caché avanzada en la base de datos (%s)", motivo)
+
+
+def rotar_identidad() -> None:
+    """A new identity and generation (after a restore): nothing cached before is read again."""
+    from django.db.models import F
+
+    from hub.models import Coherencia
+
+    with transaction.atomic():
+        hechas = Coherencia.objects.filter(pk=1).update(
+            identidad=identidad_nueva(), generacion=F("generacion") + 1
+        )
+        if not hechas:
+            Coherencia.objects.create(pk=1)
+    _estado.leido_en = -math.inf
+
+
+def cache_volvio() -> None:
+    """The circuit breaker saw the cache answer after a failure (hub.cache.Pausa).
+
+    Invalidations may have been lost while it failed (or it may have come back from an old
+    snapshot): the next cached read bumps the generation. Not here: this runs inside a cache call.
+    """
+    _estado.cache_volvio = True
+
+
+def _avanzar_por_vuelta() -> None:
+    with _estado.cerrojo:
+        if not _estado.cache_volvio:
+            return
+        _estado.cache_volvio = False
+    if connection.in_atomic_block:
+        # With the request's transaction: a bump rolled back with it is repeated by the next one.
+        transaction.on_commit(lambda: avanzar_o_avisar("la caché volvió tras un fallo"))
+        return
+    avanzar_o_avisar("la caché volvió tras un fallo")
+
+
+def al_conectar(sender, connection, **kwargs) -> None:
+    """`connection_created` receiver: a new PostgreSQL connection rereads the seal first.
+
+    A restore drops every connection of the old database, so the first request on the new one
+    sees its seal. SQLite opens a connection per request (CONN_MAX_AGE 0): there the interval
+    alone applies, and a swapped file changes the seal by its inode.
+    """
+    if connection.vendor == "postgresql" and connection.alias == "default":
+        _estado.leido_en = -math.inf
+
+
+def olvidar_estado() -> None:
+    """Forget this process's reading (tests: each starts as a process that never read it)."""
+    _estado.sello = None
+    _estado.leido_en = -math.inf
+    _estado.cache_volvio = False

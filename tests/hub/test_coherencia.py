@@ -1,0 +1,421 @@
+"""The cache is never more authoritative than the database: a change saved while the cache is hung
+(a redis-server of the test's own, stopped with SIGSTOP) or while the file cache cannot be written
+holds within the stated bound once the cache is back, for every kind of change an administrator
+or a person makes: the write switch, a personal token or an API key revoked, a person blocked or
+without assistant access, the brand, a signature annulled.
+
+Each change is made by "another process": this one keeps the reading of the database it had
+before the change (hub.coherencia's state), as a worker that did not make the change would, and
+its clock is moved forward by the bound instead of sleeping."""
+
+from __future__ import annotations
+
+import copy
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import redis
+from django.core.cache import caches
+from django.core.management import call_command
+from django.test import override_settings
+
+from apps.firmas import services as firmas
+from apps.marca.services import actualizar_marca
+from apps.mcp import services as mcp
+from apps.mcp.registro import registro
+from hub import coherencia
+from tests.factories import UserFactory, permiso
+from tests.mcp.conftest import ajustar, rpc
+from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.presupuesto.factories import cdp_expedido, celda
+
+pytestmark = pytest.mark.django_db
+
+USAR = "mcp.asistente.usar"
+VERIFICAR = "/presupuesto/api/v1/firmas/verificar/"
+ESCRITURAS = {h.nombre for h in registro if h.escritura}
+
+
+# --- the clock, the cache, "another process" ---------------------------------------------------
+
+
+@dataclass
+class Reloj:
+    """time.monotonic() of hub.cache (the breaker's pause) and hub.coherencia, moved by hand."""
+
+    ahora: float
+
+    def mover(self, segundos: float) -> None:
+        self.ahora += segundos
+
+
+@pytest.fixture
+def reloj(monkeypatch):
+    r = Reloj(time.monotonic())
+    falso = SimpleNamespace(monotonic=lambda: r.ahora, time=time.time)
+    monkeypatch.setattr("hub.cache.time", falso)
+    monkeypatch.setattr("hub.coherencia.time", falso, raising=False)
+    return r
+
+
+def _puerto_libre() -> int:
+    for puerto in range(6410, 6420):
+        try:
+            redis.Redis(port=puerto, socket_connect_timeout=0.2).ping()
+        except redis.exceptions.ConnectionError:
+            return puerto
+    raise RuntimeError("no free port in 6410-6419")
+
+
+@dataclass
+class RedisPropio:
+    proceso: subprocess.Popen
+
+    def colgar(self) -> None:
+        """Stop the server; a read times out and the breaker pauses the cache, as under load
+        (an invalidation sent into the hung socket would be run later: paused, none is sent)."""
+        os.kill(self.proceso.pid, signal.SIGSTOP)
+        with pytest.raises(redis.exceptions.TimeoutError):
+            caches["default"].get("sonda")
+
+    def seguir(self) -> None:
+        os.kill(self.proceso.pid, signal.SIGCONT)
+
+
+@pytest.fixture
+def redis_propio(tmp_path) -> Iterator[RedisPropio]:
+    """A redis-server of this test only (never the shared one), as the default cache."""
+    puerto = _puerto_libre()
+    proceso = subprocess.Popen(
+        [
+            *("redis-server", "--port", str(puerto), "--bind", "127.0.0.1"),
+            *("--save", "", "--appendonly", "no", "--dir", str(tmp_path)),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    limite = time.monotonic() + 10
+    while True:
+        try:
+            redis.Redis(port=puerto).ping()
+            break
+        except redis.exceptions.ConnectionError:
+            if time.monotonic() > limite:
+                raise
+            time.sleep(0.05)
+    conf = {
+        "default": {
+            "BACKEND": "hub.cache.CacheRedis",
+            "LOCATION": f"redis://127.0.0.1:{puerto}/0",
+            "KEY_PREFIX": "coherencia",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    try:
+        with override_settings(CACHES=conf, HUB_CACHE_PAUSA=5):
+            yield RedisPropio(proceso)
+    finally:
+        os.kill(proceso.pid, signal.SIGCONT)
+        proceso.terminate()
+        proceso.wait(timeout=10)
+
+
+def _solo_lectura(carpeta: Path, si: bool) -> None:
+    """The file cache's folder and files unwritable (chmod; root also needs `chattr +i`)."""
+    archivos = [carpeta, *carpeta.iterdir()]
+    if os.geteuid() == 0 and not si:
+        subprocess.run(["chattr", "-i", *map(str, archivos)], check=True)
+    for ruta in archivos:
+        ruta.chmod((0o555 if si else 0o755) if ruta.is_dir() else (0o444 if si else 0o644))
+    if os.geteuid() == 0 and si:
+        subprocess.run(["chattr", "+i", *map(str, archivos)], check=True)
+
+
+@dataclass
+class ArchivoPropio:
+    carpeta: Path
+
+    def colgar(self) -> None:
+        _solo_lectura(self.carpeta, True)
+        caches["default"].close()  # the next use opens the files again: as they are now
+
+    def seguir(self) -> None:
+        _solo_lectura(self.carpeta, False)
+        caches["default"].close()
+
+
+@pytest.fixture
+def archivo_propio(tmp_path) -> Iterator[ArchivoPropio]:
+    """The default configuration's file cache, in a folder of this test only."""
+    carpeta = tmp_path / "cache"
+    conf = {"default": {"BACKEND": "hub.cache.CacheArchivo", "LOCATION": str(carpeta)}}
+    with override_settings(CACHES=conf):
+        caches["default"].set("arranque", 1)
+        archivo = ArchivoPropio(carpeta)
+        try:
+            yield archivo
+        finally:
+            _solo_lectura(carpeta, False)
+            caches["default"].close()
+
+
+@pytest.fixture(params=["redis_colgado", "archivo_sin_escritura"])
+def cache_que_falla(request):
+    """The cache that fails during the change: a hung Redis, or an unwritable file cache."""
+    return request.getfixturevalue(
+        "redis_propio" if request.param == "redis_colgado" else "archivo_propio"
+    )
+
+
+@pytest.fixture
+def otro_proceso() -> Callable[[], Callable[[], None]]:
+    """`recordar()` before a change; calling what it returns after the change puts back this
+    process's reading of the database as it was, like a worker that did not make the change."""
+
+    def recordar() -> Callable[[], None]:
+        guardado = copy.copy(vars(coherencia._estado))
+
+        def volver() -> None:
+            vars(coherencia._estado).update(guardado)
+
+        return volver
+
+    return recordar
+
+
+def _cambio_durante_el_fallo(cache_que_falla, reloj, otro_proceso, cambiar: Callable[[], None]):
+    """Make the change with the cache failing; the cache comes back; the bound passes."""
+    volver = otro_proceso()
+    cache_que_falla.colgar()
+    try:
+        cambiar()
+    finally:
+        cache_que_falla.seguir()
+    volver()
+    reloj.mover(coherencia.COTA_SEGUNDOS)
+
+
+# --- the assistant ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def persona():
+    return UserFactory(username="persona_coherencia", permisos=[USAR, "solicitudes.radicar"])
+
+
+@pytest.fixture
+def credenciales(persona):
+    clave, secreto_clave = nueva_clave()
+    token, secreto_token = nuevo_token(persona)
+    return clave, token, {"X-MCP-Api-Key": secreto_clave, "X-MCP-User-Token": secreto_token}
+
+
+def _calentar(client, cabeceras) -> set[str]:
+    """Two tool lists: the second is served from the cache. The names listed."""
+    for _ in range(2):
+        r = rpc(client, "tools/list", **cabeceras)
+        assert r.status == 200, r.cuerpo
+    return {h["name"] for h in r.cuerpo["result"]["tools"]}
+
+
+def test_writes_switched_off_while_redis_hangs_stay_off_within_the_bound(
+    client, cache_que_falla, reloj, otro_proceso, credenciales
+):
+    _clave, _token, cabeceras = credenciales
+    assert _calentar(client, cabeceras) & ESCRITURAS
+    _cambio_durante_el_fallo(
+        cache_que_falla, reloj, otro_proceso, lambda: ajustar(escrituras_habilitadas=False)
+    )
+    for _ in range(2):
+        r = rpc(client, "tools/list", **cabeceras)
+        assert r.status == 200
+        assert not {h["name"] for h in r.cuerpo["result"]["tools"]} & ESCRITURAS
+
+
+def test_a_token_revoked_while_the_cache_fails_is_refused_within_the_bound(
+    client, cache_que_falla, reloj, otro_proceso, credenciales, persona
+):
+    _clave, token, cabeceras = credenciales
+    _calentar(client, cabeceras)
+    _cambio_durante_el_fallo(
+        cache_que_falla,
+        reloj,
+        otro_proceso,
+        lambda: mcp.revocar_token_personal(usuario=persona, token_id=token.pk),
+    )
+    for _ in range(2):
+        r = rpc(client, "ping", **cabeceras)
+        assert (r.status, r.cuerpo["error"]["code"]) == (401, "TOKEN_MCP_INVALIDO")
+
+
+def test_an_api_key_revoked_while_the_cache_fails_is_refused_within_the_bound(
+    client, cache_que_falla, reloj, otro_proceso, credenciales
+):
+    clave, _token, cabeceras = credenciales
+    _calentar(client, cabeceras)
+    _cambio_durante_el_fallo(
+        cache_que_falla, reloj, otro_proceso, lambda: mcp.revocar_claves(ids=[clave.pk])
+    )
+    for _ in range(2):
+        r = rpc(client, "ping", **cabeceras)
+        assert (r.status, r.cuerpo["error"]["code"]) == (401, "API_KEY_INVALIDA")
+
+
+def test_a_person_blocked_while_the_cache_fails_is_refused_within_the_bound(
+    client, cache_que_falla, reloj, otro_proceso, credenciales, persona
+):
+    _clave, _token, cabeceras = credenciales
+    _calentar(client, cabeceras)
+
+    def bloquear() -> None:
+        persona.is_active = False
+        persona.save()
+
+    _cambio_durante_el_fallo(cache_que_falla, reloj, otro_proceso, bloquear)
+    for _ in range(2):
+        r = rpc(client, "ping", **cabeceras)
+        assert (r.status, r.cuerpo["error"]["code"]) == (403, "SIN_PERMISO")
+
+
+def test_assistant_access_lost_while_the_cache_fails_is_refused_within_the_bound(
+    client, cache_que_falla, reloj, otro_proceso, credenciales, persona
+):
+    _clave, _token, cabeceras = credenciales
+    _calentar(client, cabeceras)
+    _cambio_durante_el_fallo(
+        cache_que_falla,
+        reloj,
+        otro_proceso,
+        lambda: persona.user_permissions.remove(permiso(USAR)),
+    )
+    for _ in range(2):
+        r = rpc(client, "ping", **cabeceras)
+        assert (r.status, r.cuerpo["error"]["code"]) == (403, "SIN_PERMISO")
+
+
+# --- the brand and the signatures ---------------------------------------------------------------
+
+
+def test_a_brand_changed_while_the_cache_fails_is_published_within_the_bound(
+    client, cache_que_falla, reloj, otro_proceso
+):
+    for _ in range(2):
+        antes = client.get("/auth/api/v1/auth/marca")
+    assert antes.json()["data"]["nombre"] != "Gobernación del Cambio"
+    _cambio_durante_el_fallo(
+        cache_que_falla,
+        reloj,
+        otro_proceso,
+        lambda: actualizar_marca(cambios={"nombre": "Gobernación del Cambio"}),
+    )
+    for _ in range(2):
+        r = client.get("/auth/api/v1/auth/marca", headers={"If-None-Match": antes["ETag"]})
+        assert r.status_code == 200
+        assert r.json()["data"]["nombre"] == "Gobernación del Cambio"
+
+
+def test_a_signature_annulled_while_the_cache_fails_is_answered_annulled_within_the_bound(
+    client, cache_que_falla, reloj, otro_proceso
+):
+    proyecto, area = celda("5000.00")
+    cdp = cdp_expedido(proyecto, area, "1000.00", objeto="Apoyo jurídico")
+    firma = firmas.firmar(documento=cdp, firmante="Ana Ruiz", rol="Ordenador del gasto")
+    for _ in range(2):
+        assert client.get(f"{VERIFICAR}{firma.token}").json()["data"]["valido"] is True
+    _cambio_durante_el_fallo(
+        cache_que_falla,
+        reloj,
+        otro_proceso,
+        lambda: firmas.anular(firma=firma, motivo="El proceso fue rechazado y reiniciado."),
+    )
+    for _ in range(2):
+        datos = client.get(f"{VERIFICAR}{firma.token}").json()["data"]
+        assert (datos["valido"], datos["anulada"]) == (False, True)
+
+
+# --- the mechanism itself -----------------------------------------------------------------------
+
+
+def _generacion() -> int:
+    from hub.models import Coherencia
+
+    return Coherencia.objects.get(pk=1).generacion
+
+
+def test_a_lost_invalidation_bumps_the_generation_in_the_same_transaction(
+    redis_propio, reloj, credenciales, persona
+):
+    _clave, token, _cabeceras = credenciales
+    antes = _generacion()
+    redis_propio.colgar()
+    try:
+        mcp.revocar_token_personal(usuario=persona, token_id=token.pk)
+    finally:
+        redis_propio.seguir()
+    assert _generacion() > antes
+
+
+def test_the_cache_coming_back_after_a_failure_bumps_the_generation(
+    redis_propio, reloj, client, django_capture_on_commit_callbacks
+):
+    client.get("/auth/api/v1/auth/marca")
+    antes = _generacion()
+    redis_propio.colgar()
+    try:
+        client.get("/auth/api/v1/auth/marca")  # times out: the breaker pauses the cache
+    finally:
+        redis_propio.seguir()
+    reloj.mover(6)  # the pause has passed: the next command reaches the cache again
+    # (the test runs in a transaction: the bump waits for its commit, as in a request's)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.get("/auth/api/v1/auth/marca")
+        client.get("/auth/api/v1/auth/marca")
+    assert _generacion() > antes
+
+
+def test_a_warm_process_reads_the_database_generation_once_per_interval(
+    client, reloj, settings, django_assert_num_queries
+):
+    client.get("/auth/api/v1/auth/marca")
+    with django_assert_num_queries(0):
+        client.get("/auth/api/v1/auth/marca")
+    reloj.mover(settings.HUB_COHERENCIA_SEGUNDOS)
+    with django_assert_num_queries(1):  # the generation and identity, nothing else
+        for _ in range(3):
+            client.get("/auth/api/v1/auth/marca")
+
+
+def test_the_interval_is_within_the_stated_bound(settings):
+    assert settings.HUB_COHERENCIA_SEGUNDOS <= coherencia.COTA_SEGUNDOS
+
+
+def test_after_tras_restaurar_nothing_cached_before_is_read(client, credenciales, reloj, capsys):
+    _clave, token, cabeceras = credenciales
+    _calentar(client, cabeceras)
+    from hub.models import Coherencia
+
+    identidad = Coherencia.objects.get(pk=1).identidad
+    # A restore brings back rows as they were: here, the token as revoked, written behind the
+    # back of the cache (plain SQL sends no signal), as pg_restore or a copied file would.
+    from django.db import connection
+    from django.utils import timezone
+
+    from apps.mcp.models import TokenPersonal
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {TokenPersonal._meta.db_table} SET revocado_en = %s WHERE id = %s",
+            [timezone.now(), token.pk],
+        )
+    assert rpc(client, "ping", **cabeceras).status == 200  # the cache still says otherwise
+    call_command("tras_restaurar")
+    assert Coherencia.objects.get(pk=1).identidad != identidad
+    r = rpc(client, "ping", **cabeceras)
+    assert (r.status, r.cuerpo["error"]["code"]) == (401, "TOKEN_MCP_INVALIDO")
+    assert "restaur" in capsys.readouterr().out.lower()
