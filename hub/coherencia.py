@@ -8,9 +8,9 @@ key that carries this process's *seal*: a digest of what the database says about
   whose invalidation could not reach the cache (in the change's own transaction when it can),
   by whoever sees the cache come back from a failure, and by `manage.py tras_restaurar`;
 - its identity: a random value written at migrate time (`hub_coherencia.identidad`, replaced by
-  `tras_restaurar`), and what the server says of the database itself (PostgreSQL: the database's
-  oid and the server's start time, which a dropped and recreated database or a restored cluster
-  changes; SQLite: the file's device and inode, which a new or swapped-in file changes).
+  `tras_restaurar`), and what the server says of the database itself (PostgreSQL: the row's
+  xmin, the database's oid and the server's start time, which a restore in place, a dropped and
+  recreated database or a restored cluster changes; SQLite: the file's device and inode, which a new or swapped-in file changes).
 
 A process reads them again at most every HUB_COHERENCIA_SEGUNDOS seconds (one small query on the
 first cached read after that time; the other requests run no SQL for it), and at once after it
@@ -38,8 +38,10 @@ logger = logging.getLogger(__name__)
 # many seconds, whatever happened to the cache. HUB_COHERENCIA_SEGUNDOS must stay well below it.
 COTA_SEGUNDOS = 10
 
+# xmin is the transaction that wrote the row: a `pg_restore --clean` into the same database writes
+# it anew (as every bump does), so a restore in place changes the seal too.
 _CONSULTA_POSTGRESQL = (
-    "SELECT c.generacion, c.identidad, d.oid, pg_postmaster_start_time() "
+    "SELECT c.generacion, c.identidad, c.xmin, d.oid, pg_postmaster_start_time() "
     "FROM hub_coherencia c, pg_database d WHERE c.id = 1 AND d.datname = current_database()"
 )
 _CONSULTA_SQLITE = "SELECT generacion, identidad FROM hub_coherencia WHERE id = 1"

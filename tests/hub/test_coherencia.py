@@ -419,3 +419,36 @@ def test_after_tras_restaurar_nothing_cached_before_is_read(client, credenciales
     r = rpc(client, "ping", **cabeceras)
     assert (r.status, r.cuerpo["error"]["code"]) == (401, "TOKEN_MCP_INVALIDO")
     assert "restaur" in capsys.readouterr().out.lower()
+
+
+@pytest.mark.skipif(
+    not os.environ.get("DATABASE_URL", "").startswith("postgres"), reason="PostgreSQL's own rows"
+)
+def test_a_restore_in_place_on_postgresql_is_noticed_without_tras_restaurar(
+    client, credenciales, reloj
+):
+    _clave, token, cabeceras = credenciales
+    _calentar(client, cabeceras)
+    from django.db import connection
+    from django.utils import timezone
+
+    from apps.mcp.models import TokenPersonal
+
+    # `pg_restore --clean` into the same database: every row comes back as it was in the dump,
+    # written anew (the token as revoked; hub_coherencia with the same identity and generation).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {TokenPersonal._meta.db_table} SET revocado_en = %s WHERE id = %s",
+            [timezone.now(), token.pk],
+        )
+        cursor.execute("SELECT generacion, identidad FROM hub_coherencia WHERE id = 1")
+        fila = cursor.fetchone()
+        cursor.execute("DELETE FROM hub_coherencia")
+        cursor.execute(
+            "INSERT INTO hub_coherencia (id, generacion, identidad) VALUES (1, %s, %s)",
+            fila,
+        )
+    assert rpc(client, "ping", **cabeceras).status == 200  # within the interval: the cache
+    reloj.mover(coherencia.COTA_SEGUNDOS)
+    r = rpc(client, "ping", **cabeceras)
+    assert (r.status, r.cuerpo["error"]["code"]) == (401, "TOKEN_MCP_INVALIDO")
