@@ -10,7 +10,8 @@ key that carries this process's *seal*: a digest of what the database says about
 - its identity: a random value written at migrate time (`hub_coherencia.identidad`, replaced by
   `tras_restaurar`), and what the server says of the database itself (PostgreSQL: the row's
   xmin, the database's oid and the server's start time, which a restore in place, a dropped and
-  recreated database or a restored cluster changes; SQLite: the file's device and inode, which a new or swapped-in file changes).
+  recreated database or a restored cluster changes; SQLite: the file's device and inode, which a
+  new or swapped-in file changes).
 
 A process reads them again at most every HUB_COHERENCIA_SEGUNDOS seconds (one small query on the
 first cached read after that time; the other requests run no SQL for it), and at once after it
