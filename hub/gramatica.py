@@ -41,6 +41,7 @@ MASCULINOS = frozenset(
         "cuentas.user",
         "hub.limites",
         "mcp.ajustesasistente",
+        "mcp.rechazoasistente",
         "mcp.registroauditoria",
         "mcp.tokenpersonal",
         "notificaciones.mensajecontacto",
