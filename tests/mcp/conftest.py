@@ -1,20 +1,15 @@
-"""Fixtures of the assistant tests: credentials, people, a JSON-RPC caller, test-only tools."""
+"""Fixtures of the assistant's own tests: tools that exist only in the tests.
+
+The JSON-RPC caller and the result checks are in tests/mcp_cliente.py; the credential fixtures
+(`clave`, `como`, `completo`, `limitado`...) in tests/conftest.py, for every app's tool tests.
+"""
 
 from __future__ import annotations
-
-import functools
-import itertools
-import json
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group
 from rest_framework import serializers
 
-from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import (
     Acceso,
     ErrorHerramienta,
@@ -24,173 +19,7 @@ from apps.mcp.registro import (
     registro,
 )
 from hub.serializadores import Estricto
-from tests.factories import UserFactory
-from tests.mcp.factories import nueva_clave, nuevo_token
-
-URL = "/mcp/api/mcp"
-_ids = itertools.count(1)
-
-
-@dataclass
-class Respuesta:
-    """An HTTP answer of the endpoint with its JSON body (if any)."""
-
-    http: Any
-    cuerpo: Any = field(default=None)
-
-    @property
-    def status(self) -> int:
-        return self.http.status_code
-
-    @property
-    def resultado(self) -> dict:
-        assert self.status == 200, self.http.content
-        assert "error" not in self.cuerpo, self.cuerpo
-        return self.cuerpo["result"]
-
-    @property
-    def estructura(self) -> dict:
-        return self.resultado["structuredContent"]
-
-
-def enviar(client, cuerpo: Any, *, crudo: bool = False, **cabeceras: str) -> Respuesta:
-    """POST one message (a dict, or raw text/bytes with crudo=True)."""
-    datos = cuerpo if crudo else json.dumps(cuerpo)
-    opciones = {"content_type": cabeceras.pop("content_type", "application/json")}
-    if "REMOTE_ADDR" in cabeceras:
-        opciones["REMOTE_ADDR"] = cabeceras.pop("REMOTE_ADDR")
-    http = client.post(URL, data=datos, headers=cabeceras, **opciones)
-    contenido = http.content
-    return Respuesta(http, json.loads(contenido) if contenido else None)
-
-
-def rpc(client, metodo: str, params: dict | None = None, **cabeceras: str) -> Respuesta:
-    mensaje: dict[str, Any] = {"jsonrpc": "2.0", "id": next(_ids), "method": metodo}
-    if params is not None:
-        mensaje["params"] = params
-    return enviar(client, mensaje, **cabeceras)
-
-
-def resultado_valido(r: Respuesta, nombre: str, *, decimales: bool = False) -> dict:
-    """A successful tool result: its structuredContent satisfies the tool's own outputSchema
-    (formats checked) and content[1] carries the same data as JSON text. Returns the
-    structuredContent; with `decimales`, read from the body with every number an exact Decimal."""
-    import jsonschema
-
-    from apps.mcp.registro import registro as registro_herramientas
-
-    resultado = r.resultado
-    assert resultado["isError"] is False, resultado
-    datos = resultado["structuredContent"]
-    jsonschema.validate(
-        datos,
-        registro_herramientas.obtener(nombre).esquema_salida,
-        format_checker=jsonschema.FormatChecker(),
-    )
-    if not decimales:
-        assert json.loads(resultado["content"][1]["text"]) == datos
-        return datos
-    cuerpo = json.loads(r.http.content, parse_float=Decimal)["result"]
-    assert (
-        json.loads(cuerpo["content"][1]["text"], parse_float=Decimal) == cuerpo["structuredContent"]
-    )
-    return cuerpo["structuredContent"]
-
-
-def validador(nombre: str, *, decimales: bool = False) -> Callable[[Respuesta], dict]:
-    """`resultado_valido` for one tool, for a test module's `_valida`."""
-    return functools.partial(resultado_valido, nombre=nombre, decimales=decimales)
-
-
-def error_herramienta(r: Respuesta, codigo: str) -> dict:
-    """A tool error with this `codigo`: the message as text, then the same data as JSON text.
-
-    Returns the structuredContent (codigo, mensaje and what the error adds).
-    """
-    resultado = r.resultado
-    assert resultado["isError"] is True, resultado
-    datos = resultado["structuredContent"]
-    assert datos["codigo"] == codigo
-    assert [c["type"] for c in resultado["content"]] == ["text", "text"]
-    assert resultado["content"][0]["text"] == datos["mensaje"]
-    assert json.loads(resultado["content"][1]["text"]) == datos
-    return datos
-
-
-def llamar(client, nombre: str, argumentos: Any = None, **cabeceras: str) -> Respuesta:
-    params: dict[str, Any] = {"name": nombre}
-    if argumentos is not None:
-        params["arguments"] = argumentos
-    return rpc(client, "tools/call", params, **cabeceras)
-
-
-@pytest.fixture(autouse=True)
-def _ajustes_frescos():
-    AjustesAsistente.olvidar()
-    yield
-    AjustesAsistente.olvidar()
-
-
-def ajustar(**valores) -> AjustesAsistente:
-    """Change the assistant settings as an administrator would."""
-    ajustes = AjustesAsistente.cargar()
-    for nombre, valor in valores.items():
-        setattr(ajustes, nombre, valor)
-    ajustes.save()
-    return AjustesAsistente.cargar()
-
-
-@pytest.fixture
-def clave():
-    """Headers of a valid integration API key."""
-    _, secreto = nueva_clave()
-    return {"X-MCP-Api-Key": secreto}
-
-
-@pytest.fixture
-def completo():
-    """A person with assistant access and every test permission."""
-    return UserFactory(
-        username="completo_t",
-        permisos=["mcp.asistente.usar", "cuentas.view_area", "auth.add_group"],
-    )
-
-
-@pytest.fixture
-def limitado():
-    """A person with assistant access only."""
-    return UserFactory(username="limitado_t", permisos=["mcp.asistente.usar"])
-
-
-@pytest.fixture
-def token_completo(completo):
-    return nuevo_token(completo)[1]
-
-
-@pytest.fixture
-def token_limitado(limitado):
-    return nuevo_token(limitado)[1]
-
-
-@pytest.fixture
-def como(clave):
-    """The headers of the integration key acting for a person: `como(usuario)`."""
-
-    def _como(usuario) -> dict[str, str]:
-        return {**clave, "X-MCP-User-Token": nuevo_token(usuario)[1]}
-
-    return _como
-
-
-@pytest.fixture
-def como_completo(clave, token_completo):
-    return {**clave, "X-MCP-User-Token": token_completo}
-
-
-@pytest.fixture
-def como_limitado(clave, token_limitado):
-    return {**clave, "X-MCP-User-Token": token_limitado}
-
+from tests.mcp_cliente import ajustar
 
 # --- tools that exist only in the tests --------------------------------------------------------
 

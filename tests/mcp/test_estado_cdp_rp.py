@@ -18,7 +18,6 @@ from django.test.utils import CaptureQueriesContext
 from apps.mcp.registro import registro
 from apps.presupuesto import services
 from tests.mcp import documentos_presupuesto as mundos
-from tests.mcp.conftest import Respuesta, error_herramienta, llamar, rpc, validador
 from tests.mcp.documentos_presupuesto import (
     CAMPOS_CDP,
     CAMPOS_RP,
@@ -28,6 +27,7 @@ from tests.mcp.documentos_presupuesto import (
     PLANEACION,
     persona,
 )
+from tests.mcp_cliente import Respuesta, error_herramienta, llamar, rpc, validador
 from tests.presupuesto.factories import cdp_expedido, cdp_solicitado, rp_expedido, rp_solicitado
 
 pytestmark = pytest.mark.django_db
