@@ -17,8 +17,9 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.mcp.registro import registro
 from apps.presupuesto import services
-from tests.mcp import documentos_presupuesto as mundos
-from tests.mcp.documentos_presupuesto import (
+from tests.mcp_cliente import Respuesta, error_herramienta, llamar, rpc, validador
+from tests.presupuesto import documentos_presupuesto as mundos
+from tests.presupuesto.documentos_presupuesto import (
     CAMPOS_CDP,
     CAMPOS_RP,
     EXTRAS_CDP,
@@ -27,7 +28,6 @@ from tests.mcp.documentos_presupuesto import (
     PLANEACION,
     persona,
 )
-from tests.mcp_cliente import Respuesta, error_herramienta, llamar, rpc, validador
 from tests.presupuesto.factories import cdp_expedido, cdp_solicitado, rp_expedido, rp_solicitado
 
 pytestmark = pytest.mark.django_db

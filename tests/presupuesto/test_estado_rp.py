@@ -9,14 +9,14 @@ import pytest
 from django.conf import settings
 
 from apps.presupuesto import services
-from tests.mcp import documentos_presupuesto as mundos
-from tests.mcp.documentos_presupuesto import (
+from tests.mcp_cliente import Respuesta, error_herramienta, llamar, validador
+from tests.presupuesto import documentos_presupuesto as mundos
+from tests.presupuesto.documentos_presupuesto import (
     CAMPOS_RP,
     DOCUMENTO_BENEFICIARIO,
     EXTRAS_RP,
     IMPORTES_RP,
 )
-from tests.mcp_cliente import Respuesta, error_herramienta, llamar, validador
 
 pytestmark = pytest.mark.django_db
 
