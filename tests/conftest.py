@@ -1,4 +1,5 @@
-"""Shared fixtures: a clean cache for every test, and the people of the scenarios."""
+"""Shared fixtures: a clean cache and fresh assistant settings for every test, the credentials
+that call the assistant, and the real browser."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ import pytest
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+
+from apps.mcp.models import AjustesAsistente
+from tests.factories import UserFactory
+from tests.mcp.factories import nueva_clave, nuevo_token
 
 
 def limpiar_cache() -> None:
@@ -66,6 +71,69 @@ def _cache_limpia():
     limpiar_cache()
     yield
     limpiar_cache()
+
+
+@pytest.fixture(autouse=True)
+def _ajustes_frescos():
+    """The assistant's settings are cached per process: each test reads them fresh."""
+    AjustesAsistente.olvidar()
+    yield
+    AjustesAsistente.olvidar()
+
+
+# --- credentials for calling the assistant (tests/mcp_cliente.py sends the calls) ---------------
+
+
+@pytest.fixture
+def clave():
+    """Headers of a valid integration API key."""
+    _, secreto = nueva_clave()
+    return {"X-MCP-Api-Key": secreto}
+
+
+@pytest.fixture
+def completo():
+    """A person with assistant access and every test permission."""
+    return UserFactory(
+        username="completo_t",
+        permisos=["mcp.asistente.usar", "cuentas.view_area", "auth.add_group"],
+    )
+
+
+@pytest.fixture
+def limitado():
+    """A person with assistant access only."""
+    return UserFactory(username="limitado_t", permisos=["mcp.asistente.usar"])
+
+
+@pytest.fixture
+def token_completo(completo):
+    return nuevo_token(completo)[1]
+
+
+@pytest.fixture
+def token_limitado(limitado):
+    return nuevo_token(limitado)[1]
+
+
+@pytest.fixture
+def como(clave):
+    """The headers of the integration key acting for a person: `como(usuario)`."""
+
+    def _como(usuario) -> dict[str, str]:
+        return {**clave, "X-MCP-User-Token": nuevo_token(usuario)[1]}
+
+    return _como
+
+
+@pytest.fixture
+def como_completo(clave, token_completo):
+    return {**clave, "X-MCP-User-Token": token_completo}
+
+
+@pytest.fixture
+def como_limitado(clave, token_limitado):
+    return {**clave, "X-MCP-User-Token": token_limitado}
 
 
 @pytest.fixture

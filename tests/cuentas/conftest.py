@@ -1,18 +1,10 @@
-"""A person with assistant access, signed in, and fresh assistant settings for every test."""
+"""A person with assistant access, signed in (fresh assistant settings: tests/conftest.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from apps.mcp.models import AjustesAsistente
 from tests.factories import UserFactory
-
-
-@pytest.fixture(autouse=True)
-def _ajustes_frescos():
-    AjustesAsistente.olvidar()
-    yield
-    AjustesAsistente.olvidar()
 
 
 @pytest.fixture

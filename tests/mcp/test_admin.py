@@ -14,8 +14,8 @@ from django.utils import timezone
 from apps.mcp import secretos, services
 from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
 from tests.factories import GroupFactory, UserFactory, permiso
-from tests.mcp.conftest import rpc
 from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.mcp_cliente import rpc
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.db import DatabaseError
 
 from apps.mcp.models import ConfirmacionUsada, RegistroAuditoria, SoloAgregar
 from tests.factories import UserFactory
-from tests.mcp.conftest import enviar, llamar, rpc
+from tests.mcp_cliente import enviar, llamar, rpc
 
 pytestmark = pytest.mark.django_db
 

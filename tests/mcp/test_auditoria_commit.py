@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.mcp.models import RegistroAuditoria
-from tests.mcp.conftest import llamar
+from tests.mcp_cliente import llamar
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,7 +6,7 @@ import pytest
 
 from apps.mcp import ayuda
 from apps.mcp.registro import registro
-from tests.mcp.conftest import error_herramienta, llamar, rpc, validador
+from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 
 pytestmark = pytest.mark.django_db
 

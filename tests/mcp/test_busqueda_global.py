@@ -20,8 +20,8 @@ from apps.solicitudes.models import Solicitud
 from tests.busqueda import vocabulario
 from tests.calidad.factories import DocumentoFactory, ProcesoFactory
 from tests.factories import AreaFactory, GroupFactory
-from tests.mcp.conftest import error_herramienta, llamar, rpc, validador
 from tests.mcp.factories import nuevo_token
+from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 from tests.presupuesto.factories import cdp_expedido, celda, rp_expedido
 from tests.solicitudes.factories import persona, tipo_con_etapas
 

@@ -18,7 +18,7 @@ from django.db import connection, connections
 from django.test import Client
 
 from apps.mcp.models import ConfirmacionUsada, RegistroAuditoria
-from tests.mcp.conftest import llamar
+from tests.mcp_cliente import llamar
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -26,8 +26,8 @@ from apps.mcp.credenciales import Identidad
 from apps.mcp.models import ClaveApi, ConfirmacionUsada, TokenPersonal
 from apps.mcp.registro import ErrorHerramienta
 from tests.factories import UserFactory
-from tests.mcp.conftest import ajustar, llamar
 from tests.mcp.factories import nuevo_token
+from tests.mcp_cliente import ajustar, llamar
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django.utils import timezone
 from apps.mcp import rechazos, secretos
 from apps.mcp.models import ClaveApi, TokenPersonal
 from tests.factories import UserFactory
-from tests.mcp.conftest import URL, ajustar, llamar, rpc
 from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.mcp_cliente import URL, ajustar, llamar, rpc
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.conftest import limpiar_cache
-from tests.mcp.conftest import llamar, rpc
+from tests.mcp_cliente import llamar, rpc
 
 pytestmark = pytest.mark.django_db
 

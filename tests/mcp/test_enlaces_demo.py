@@ -19,7 +19,7 @@ from django.test import Client
 from apps.cuentas.models import User
 from apps.mcp.registro import registro
 from apps.solicitudes.models import Solicitud
-from tests.mcp.conftest import llamar
+from tests.mcp_cliente import llamar
 
 pytestmark = pytest.mark.django_db
 

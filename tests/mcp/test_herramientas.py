@@ -14,8 +14,8 @@ from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import Acceso, Herramienta, esquema_de, registro
 from hub.serializadores import Estricto
 from tests.factories import UserFactory
-from tests.mcp.conftest import ajustar, error_herramienta, llamar, rpc
 from tests.mcp.factories import nuevo_token
+from tests.mcp_cliente import ajustar, error_herramienta, llamar, rpc
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,8 @@ from apps.mcp import rechazos
 from apps.mcp.models import RechazoAsistente, RegistroAuditoria
 from apps.mcp.registro import registro
 from tests.factories import UserFactory
-from tests.mcp.conftest import ajustar, error_herramienta, llamar, resultado_valido, rpc
 from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.mcp_cliente import ajustar, error_herramienta, llamar, resultado_valido, rpc
 
 pytestmark = pytest.mark.django_db
 

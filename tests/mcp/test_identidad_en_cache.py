@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from apps.mcp import services
 from tests.factories import UserFactory, permiso
-from tests.mcp.conftest import llamar, rpc
 from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.mcp_cliente import llamar, rpc
 from tests.solicitudes.factories import radicar, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
-from tests.mcp.conftest import ajustar, llamar, rpc
 from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.mcp_cliente import ajustar, llamar, rpc
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ import pytest
 
 from apps.mcp.registro import registro
 from tests.factories import AreaFactory, GroupFactory, UserFactory, dar_permisos, permiso
-from tests.mcp.conftest import ajustar, llamar, rpc, validador
 from tests.mcp.factories import nuevo_token
+from tests.mcp_cliente import ajustar, llamar, rpc, validador
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.mcp.conftest import URL, ajustar, enviar, llamar, rpc
+from tests.mcp_cliente import URL, ajustar, enviar, llamar, rpc
 
 pytestmark = pytest.mark.django_db
 

@@ -22,8 +22,8 @@ from django.utils import timezone
 from apps.mcp import rechazos
 from apps.mcp.models import RechazoAsistente, RegistroAuditoria
 from tests.factories import UserFactory
-from tests.mcp.conftest import ajustar, rpc
 from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.mcp_cliente import ajustar, rpc
 
 pytestmark = pytest.mark.django_db
 

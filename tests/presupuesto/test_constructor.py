@@ -19,8 +19,8 @@ from apps.mcp.models import AjustesAsistente
 from apps.presupuesto import exportar, reportes, services
 from apps.presupuesto.models import Cdp
 from tests.factories import AreaFactory, UserFactory
-from tests.mcp.conftest import llamar
 from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.mcp_cliente import llamar
 from tests.presupuesto.factories import cdp_expedido, celda, rp_expedido
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ from typing import Any
 from apps.presupuesto import services as presupuesto
 from apps.solicitudes import services as solicitudes
 from tests.factories import AreaFactory, GroupFactory
-from tests.mcp.conftest import URL
 from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.mcp_cliente import URL
 from tests.presupuesto.factories import ProyectoFactory, VigenciaFactory, cdp_expedido, rp_expedido
 from tests.solicitudes.factories import persona, tipo_con_etapas
 

@@ -14,7 +14,7 @@ from apps.mcp.models import RegistroAuditoria
 from apps.notificaciones.models import MensajeContacto
 from apps.solicitudes.models import Comentario, Solicitud
 from hub.models import Limites
-from tests.mcp.conftest import URL
+from tests.mcp_cliente import URL
 from tests.notificaciones.factories import SitioContactoFactory
 from tests.seguridad import como, mundo
 from tests.solicitudes.factories import tipo_con_etapas

@@ -11,8 +11,8 @@ from apps.mcp.models import TokenPersonal
 from apps.solicitudes import services as solicitudes
 from apps.solicitudes.models import Comentario
 from tests.factories import UserFactory
-from tests.mcp.conftest import URL
 from tests.mcp.factories import nuevo_token
+from tests.mcp_cliente import URL
 from tests.seguridad import PLANEACION, USAR, como, llamar_con_id, mundo, resultado
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,9 @@ from hub.models import Limites
 from tests.factories import AreaFactory
 from tests.firmas.factories import firmar
 from tests.marca.factories import URL_MARCA
-from tests.mcp.conftest import HERRAMIENTAS_PRUEBA, ajustar, llamar, rpc
 from tests.mcp.factories import nueva_clave
+from tests.mcp.herramientas_prueba import HERRAMIENTAS_PRUEBA
+from tests.mcp_cliente import ajustar, llamar, rpc
 
 pytestmark = pytest.mark.django_db
 

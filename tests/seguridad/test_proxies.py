@@ -12,8 +12,8 @@ from django.test import RequestFactory
 from apps.mcp.models import RegistroAuditoria
 from hub.ip import ip_cliente, redes_confiables
 from hub.models import Limites
-from tests.mcp.conftest import URL, ajustar
 from tests.mcp.factories import nueva_clave
+from tests.mcp_cliente import URL, ajustar
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,8 @@ from apps.mcp.models import ClaveApi, RegistroAuditoria, TokenPersonal
 from apps.mcp.registro import registro
 from apps.solicitudes.models import Comentario
 from hub.registro_logs import FormatoJSON
-from tests.mcp.conftest import HERRAMIENTAS_PRUEBA, URL
+from tests.mcp.herramientas_prueba import HERRAMIENTAS_PRUEBA
+from tests.mcp_cliente import URL
 from tests.seguridad import llamar_con_id, mundo, resultado
 
 pytestmark = pytest.mark.django_db

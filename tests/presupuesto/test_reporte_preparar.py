@@ -15,8 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from apps.mcp.registro import registro
 from apps.presupuesto import reportes
 from tests.factories import AreaFactory, UserFactory
-from tests.mcp.conftest import error_herramienta, llamar, rpc, validador
 from tests.mcp.factories import nuevo_token
+from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 from tests.presupuesto.factories import cdp_expedido, celda, linea, rp_expedido
 
 pytestmark = pytest.mark.django_db

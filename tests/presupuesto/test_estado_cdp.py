@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from tests.mcp import documentos_presupuesto as mundos
-from tests.mcp.conftest import Respuesta, llamar, validador
-from tests.mcp.documentos_presupuesto import CAMPOS_CDP, EXTRAS_CDP, IMPORTES_CDP
+from tests.mcp_cliente import Respuesta, llamar, validador
+from tests.presupuesto import documentos_presupuesto as mundos
+from tests.presupuesto.documentos_presupuesto import CAMPOS_CDP, EXTRAS_CDP, IMPORTES_CDP
 from tests.presupuesto.factories import cdp_expedido
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import Solicitud
 from tests.factories import GroupFactory, UserFactory, dar_permisos
-from tests.mcp.conftest import error_herramienta, llamar, rpc, validador
+from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from apps.mcp.registro import registro
 from apps.solicitudes import services
 from tests.factories import GroupFactory, UserFactory
-from tests.mcp.conftest import ajustar, llamar
 from tests.mcp.factories import nuevo_token
+from tests.mcp_cliente import ajustar, llamar
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from apps.calidad.models import Documento
 from apps.mcp.registro import registro
 from tests.calidad.factories import DocumentoFactory, ProcesoFactory
-from tests.mcp.conftest import ajustar, llamar
+from tests.mcp_cliente import ajustar, llamar
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from apps.presupuesto import services
 from apps.presupuesto.models import Vigencia
 from tests.factories import AreaFactory, UserFactory
-from tests.mcp.conftest import error_herramienta, llamar, rpc, validador
 from tests.mcp.factories import nuevo_token
+from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 from tests.presupuesto.factories import (
     ActividadFactory,
     ProyectoFactory,

@@ -17,9 +17,9 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.mcp.registro import registro
 from apps.presupuesto import services
-from tests.mcp import documentos_presupuesto as mundos
-from tests.mcp.conftest import Respuesta, error_herramienta, llamar, rpc, validador
-from tests.mcp.documentos_presupuesto import (
+from tests.mcp_cliente import Respuesta, error_herramienta, llamar, rpc, validador
+from tests.presupuesto import documentos_presupuesto as mundos
+from tests.presupuesto.documentos_presupuesto import (
     CAMPOS_CDP,
     CAMPOS_RP,
     EXTRAS_CDP,

@@ -9,9 +9,9 @@ import pytest
 from django.conf import settings
 
 from apps.presupuesto import services
-from tests.mcp import documentos_presupuesto as mundos
-from tests.mcp.conftest import Respuesta, error_herramienta, llamar, validador
-from tests.mcp.documentos_presupuesto import (
+from tests.mcp_cliente import Respuesta, error_herramienta, llamar, validador
+from tests.presupuesto import documentos_presupuesto as mundos
+from tests.presupuesto.documentos_presupuesto import (
     CAMPOS_RP,
     DOCUMENTO_BENEFICIARIO,
     EXTRAS_RP,

@@ -1,0 +1,118 @@
+"""Calling the assistant in tests: JSON-RPC messages to the endpoint and checks of tool results."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from apps.mcp.models import AjustesAsistente
+
+URL = "/mcp/api/mcp"
+_ids = itertools.count(1)
+
+
+@dataclass
+class Respuesta:
+    """An HTTP answer of the endpoint with its JSON body (if any)."""
+
+    http: Any
+    cuerpo: Any = field(default=None)
+
+    @property
+    def status(self) -> int:
+        return self.http.status_code
+
+    @property
+    def resultado(self) -> dict:
+        assert self.status == 200, self.http.content
+        assert "error" not in self.cuerpo, self.cuerpo
+        return self.cuerpo["result"]
+
+    @property
+    def estructura(self) -> dict:
+        return self.resultado["structuredContent"]
+
+
+def enviar(client, cuerpo: Any, *, crudo: bool = False, **cabeceras: str) -> Respuesta:
+    """POST one message (a dict, or raw text/bytes with crudo=True)."""
+    datos = cuerpo if crudo else json.dumps(cuerpo)
+    opciones = {"content_type": cabeceras.pop("content_type", "application/json")}
+    if "REMOTE_ADDR" in cabeceras:
+        opciones["REMOTE_ADDR"] = cabeceras.pop("REMOTE_ADDR")
+    http = client.post(URL, data=datos, headers=cabeceras, **opciones)
+    contenido = http.content
+    return Respuesta(http, json.loads(contenido) if contenido else None)
+
+
+def rpc(client, metodo: str, params: dict | None = None, **cabeceras: str) -> Respuesta:
+    mensaje: dict[str, Any] = {"jsonrpc": "2.0", "id": next(_ids), "method": metodo}
+    if params is not None:
+        mensaje["params"] = params
+    return enviar(client, mensaje, **cabeceras)
+
+
+def resultado_valido(r: Respuesta, nombre: str, *, decimales: bool = False) -> dict:
+    """A successful tool result: its structuredContent satisfies the tool's own outputSchema
+    (formats checked) and content[1] carries the same data as JSON text. Returns the
+    structuredContent; with `decimales`, read from the body with every number an exact Decimal."""
+    import jsonschema
+
+    from apps.mcp.registro import registro as registro_herramientas
+
+    resultado = r.resultado
+    assert resultado["isError"] is False, resultado
+    datos = resultado["structuredContent"]
+    jsonschema.validate(
+        datos,
+        registro_herramientas.obtener(nombre).esquema_salida,
+        format_checker=jsonschema.FormatChecker(),
+    )
+    if not decimales:
+        assert json.loads(resultado["content"][1]["text"]) == datos
+        return datos
+    cuerpo = json.loads(r.http.content, parse_float=Decimal)["result"]
+    assert (
+        json.loads(cuerpo["content"][1]["text"], parse_float=Decimal) == cuerpo["structuredContent"]
+    )
+    return cuerpo["structuredContent"]
+
+
+def validador(nombre: str, *, decimales: bool = False) -> Callable[[Respuesta], dict]:
+    """`resultado_valido` for one tool, for a test module's `_valida`."""
+    return functools.partial(resultado_valido, nombre=nombre, decimales=decimales)
+
+
+def error_herramienta(r: Respuesta, codigo: str) -> dict:
+    """A tool error with this `codigo`: the message as text, then the same data as JSON text.
+
+    Returns the structuredContent (codigo, mensaje and what the error adds).
+    """
+    resultado = r.resultado
+    assert resultado["isError"] is True, resultado
+    datos = resultado["structuredContent"]
+    assert datos["codigo"] == codigo
+    assert [c["type"] for c in resultado["content"]] == ["text", "text"]
+    assert resultado["content"][0]["text"] == datos["mensaje"]
+    assert json.loads(resultado["content"][1]["text"]) == datos
+    return datos
+
+
+def llamar(client, nombre: str, argumentos: Any = None, **cabeceras: str) -> Respuesta:
+    params: dict[str, Any] = {"name": nombre}
+    if argumentos is not None:
+        params["arguments"] = argumentos
+    return rpc(client, "tools/call", params, **cabeceras)
+
+
+def ajustar(**valores) -> AjustesAsistente:
+    """Change the assistant settings as an administrator would."""
+    ajustes = AjustesAsistente.cargar()
+    for nombre, valor in valores.items():
+        setattr(ajustes, nombre, valor)
+    ajustes.save()
+    return AjustesAsistente.cargar()
