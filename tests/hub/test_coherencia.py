@@ -32,8 +32,8 @@ from apps.mcp import services as mcp
 from apps.mcp.registro import registro
 from hub import coherencia
 from tests.factories import UserFactory, permiso
-from tests.mcp.conftest import ajustar, rpc
 from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.mcp_cliente import ajustar, rpc
 from tests.presupuesto.factories import cdp_expedido, celda
 
 pytestmark = pytest.mark.django_db
