@@ -30,7 +30,12 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from apps.mcp import confirmacion, secretos
-from apps.mcp.models import AjustesAsistente, ConfirmacionUsada, RegistroAuditoria
+from apps.mcp.models import (
+    AjustesAsistente,
+    ConfirmacionUsada,
+    RechazoAsistente,
+    RegistroAuditoria,
+)
 from apps.mcp.registro import registro
 from hub.models import Limites
 from tests.fuzz.mcp_estrategias import (
@@ -520,8 +525,13 @@ def test_random_headers_get_the_envelope_of_the_first_failing_check(org):
             assert respuesta["id"] == mensaje["id"] and "result" in respuesta, respuesta
         auditoria = RegistroAuditoria._meta.db_table
         nuevas = despues.pop(auditoria) - antes.pop(auditoria)
+        # A refusal before any tool (401, 403, 429) is counted per minute: the first of its
+        # minute, identity and code inserts the minute's row, the rest only count in the cache.
+        rechazos = RechazoAsistente._meta.db_table
+        rechazos_nuevos = despues.pop(rechazos) - antes.pop(rechazos)
         assert despues == antes
         assert nuevas == (http.status_code == 200 and mensaje["method"] == "tools/call")
+        assert rechazos_nuevos in ((0, 1) if http.status_code in (401, 403, 429) else (0,))
 
     _ejecutar("cabeceras", ejemplo)
     print(f"fuzz-mcp: cabeceras por estado HTTP: {dict(sorted(estados.items()))}")
