@@ -7,7 +7,7 @@ connections and Redis sockets are closed here (the load opens none today: this k
 so are the file cache's SQLite handles. The rest takes care of itself after a fork, each by its
 own pid check: `random` reseeds in the child (os.register_at_fork), redis-py's pools and
 diskcache reopen, logging re-creates its locks, prometheus-client opens the child's own files.
-No thread is started at load (tests/hub/test_reciclado_workers.py looks).
+No thread is started at load (tests/hub/test_wsgi.py looks).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import gc
 
 from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import connections
 
 
@@ -23,9 +24,9 @@ def soltar_conexiones() -> None:
     connections.close_all()
     for cache in caches.all(initialized_only=True):
         cache.close()  # the file cache's SQLite handles
-        cliente = getattr(cache, "_cache", None)
-        for pool in getattr(cliente, "_pools", {}).values():
-            pool.disconnect()  # Redis: Django's close() leaves the sockets open
+        if isinstance(cache, RedisCache):
+            for pool in cache._cache._pools.values():
+                pool.disconnect()  # Django's close() leaves Redis sockets open
 
 
 def listo() -> None:

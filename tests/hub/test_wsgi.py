@@ -40,3 +40,44 @@ def test_loading_the_wsgi_application_freezes_the_start_up_objects_urlconf_inclu
     # Django, DRF, psycopg and the hub's own modules: well over fifty thousand objects.
     assert congelados > 50_000
     assert cargada == "True"
+
+
+_SONDA_ABIERTO = """
+import os, threading
+import hub.wsgi
+from django.core.cache import caches
+from django.db import connections
+# Use the cache and the database as a request would, then let the start-up path close them.
+caches["default"].get("sonda")
+connections["default"].ensure_connection()
+from hub import arranque
+arranque.listo()
+sockets = []
+for f in os.listdir("/proc/self/fd"):
+    try:
+        if os.readlink(f"/proc/self/fd/{f}").startswith("socket:"):
+            sockets.append(f)
+    except OSError:
+        pass  # the listing's own descriptor, closed by now
+abiertas = [c.alias for c in connections.all() if c.connection is not None]
+print(threading.active_count(), len(sockets), len(abiertas))
+"""
+
+
+def test_the_start_up_path_leaves_nothing_open_that_a_fork_would_share():
+    """gunicorn forks the workers from the master that ran this (preload_app)."""
+    entorno = {**os.environ, "DJANGO_SETTINGS_MODULE": "hub.settings", "DEBUG": "true"}
+    entorno.pop("PYTEST_XDIST_WORKER", None)
+    salida = subprocess.run(
+        [sys.executable, "-c", _SONDA_ABIERTO],
+        cwd=RAIZ,
+        env=entorno,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.split()
+    hilos, sockets, conexiones = (int(x) for x in salida)
+    assert hilos == 1  # no thread started at load
+    assert sockets == 0  # no Redis nor PostgreSQL socket left open
+    assert conexiones == 0
