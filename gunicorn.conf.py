@@ -74,6 +74,13 @@ def pre_fork(server, worker) -> None:
     arranque.soltar_conexiones()
 
 
+def worker_exit(server, worker) -> None:
+    """In the worker, last: out without the interpreter's teardown (hub/arranque.py)."""
+    from hub import arranque
+
+    arranque.salir_ya(server, worker)
+
+
 def child_exit(server, worker) -> None:
     """A worker ended: its counts folded into the archive files (the folder stays bounded)."""
     metricas_carpeta.archivar(_METRICAS, worker.pid)
