@@ -69,6 +69,8 @@ def on_starting(server) -> None:
 
 def pre_fork(server, worker) -> None:
     """In the master, before each fork (recycles included): nothing open to hand down."""
+    if not server.cfg.preload_app:
+        return  # nothing loaded in the master (and Django not even configured there)
     from hub import arranque
 
     arranque.soltar_conexiones()

@@ -8,6 +8,10 @@ so are the file cache's SQLite handles. The rest takes care of itself after a fo
 own pid check: `random` reseeds in the child (os.register_at_fork), redis-py's pools and
 diskcache reopen, logging re-creates its locks, prometheus-client opens the child's own files.
 No thread is started at load (tests/hub/test_wsgi.py looks).
+
+Two more costs of a restart live here: what Django fills on first use (every namespace's URL
+map: `poblar_urls`, before the freeze) and the old worker's exit (`salir_ya`, gunicorn's
+worker_exit): measured, docs/decisiones.md.
 """
 
 from __future__ import annotations
