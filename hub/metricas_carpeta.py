@@ -63,6 +63,8 @@ def archivar(carpeta: str, pid: int) -> None:
     from prometheus_client import multiprocess
     from prometheus_client.mmap_dict import MmapedDict
 
+    if not os.path.isdir(carpeta):
+        return  # removed by hand: nothing to fold, and the master must go on
     multiprocess.mark_process_dead(pid, carpeta)  # live gauges (none today), by the book
     with candado(carpeta, exclusivo=True):
         for tipo in TIPOS:
