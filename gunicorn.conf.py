@@ -8,6 +8,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 
+from hub import metricas_carpeta
 from hub.ip import redes_confiables
 
 
@@ -41,11 +42,57 @@ timeout = 30
 graceful_timeout = 30
 keepalive = 5
 
+# The application is loaded once, in the master, and every worker is forked from it
+# (hub/arranque.py: nothing that must not be shared stays open, the start-up objects frozen).
+# A recycled worker then starts in milliseconds instead of importing Django again (about 0.4 s
+# under load, when one worker's restart stalled the requests queued behind it: issue 23, item 8).
+# The price: a HUP no longer reloads the code; a new version needs a restart (docs/despliegue.md).
+preload_app = True
+
 # Recycle workers now and then (bounded memory growth); the jitter keeps them from all
-# restarting at once. Not too often: a new worker imports Django again (about a second of CPU),
-# and `make bench` shows a worker's memory flat over 20,000 requests.
+# restarting at once. `make bench` shows a worker's memory flat over 20,000 requests, and its
+# recycling row what a restart costs the requests behind it.
 max_requests = _entero("GUNICORN_MAX_REQUESTS", 20000)
 max_requests_jitter = max_requests // 10
+
+# Metrics (hub/metricas.py): prometheus-client's multiprocess mode, every worker writing its own
+# files in one folder that a scrape adds up. gunicorn sets the variable before it loads the
+# application (raw_env), so the master never writes it into its own environment by hand.
+_METRICAS, _METRICAS_PROPIA = metricas_carpeta.elegir(os.getpid())
+raw_env = [f"{metricas_carpeta.VARIABLE}={_METRICAS}"]
+
+
+def on_starting(server) -> None:
+    """Before the first fork: values of an earlier run must not add up with this one's."""
+    metricas_carpeta.vaciar(_METRICAS)
+
+
+def pre_fork(server, worker) -> None:
+    """In the master, before each fork (recycles included): nothing open to hand down."""
+    if not server.cfg.preload_app:
+        return  # nothing loaded in the master (and Django not even configured there)
+    from hub import arranque
+
+    arranque.soltar_conexiones()
+
+
+def worker_exit(server, worker) -> None:
+    """In the worker, last: out without the interpreter's teardown (hub/arranque.py)."""
+    from hub import arranque
+
+    arranque.salir_ya(server, worker)
+
+
+def child_exit(server, worker) -> None:
+    """A worker ended: its counts folded into the archive files (the folder stays bounded)."""
+    metricas_carpeta.archivar(_METRICAS, worker.pid)
+
+
+def on_exit(server) -> None:
+    """The master stops: a metrics folder it made for itself goes with it."""
+    if _METRICAS_PROPIA:
+        metricas_carpeta.quitar(_METRICAS)
+
 
 # Request line and headers: gunicorn's hard limits, stated so nobody raises them by accident.
 limit_request_line = 8190

@@ -4,14 +4,16 @@ Steps: create/migrate the bench databases and load `demo_data --escala N` unless
 (escala 1 as well, for the query counts); count SQL queries per request at both scales; raise
 the bench database's rate limits; start gunicorn (hub and limit, sync workers, one per core) and
 uvicorn (peer, one worker per core); check every request once; drive wrk against each; drive a
-mixed load until every worker served 20,000 requests while sampling worker RSS; stop
+mixed load until every worker served 20,000 requests while sampling worker RSS; the brand's
+304 on one worker without and with recycling (bench/reciclado.py); stop
 everything, put the limits back, write var/bench/<timestamp>.json, var/bench/ultimo.json and the
 generated part of docs/rendimiento.md.
 
 Environment (all optional): BENCH_ESCALA (1000), BENCH_DURACION (seconds per measurement, 15),
 BENCH_CALENTAR (seconds of discarded warm-up before each, 2), BENCH_CONEXIONES (8),
 BENCH_MEMORIA (requests per worker in the memory run, 20000), BENCH_PUERTO (8300: hub, +1 limit,
-+2 peer), BENCH_PG (postgres://postgres@127.0.0.1:5432), BENCH_BASE (hub_bench),
++2 peer, +3 and +4 the one-worker hubs of the recycling row), BENCH_PG
+(postgres://postgres@127.0.0.1:5432), BENCH_BASE (hub_bench),
 BENCH_REDIS_URL (redis://127.0.0.1:6379/6), BENCH_WORKERS (nproc), BENCH_DOC (write
 docs/rendimiento.md: 1).
 """
@@ -32,7 +34,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench import informe, reporte
+from bench import informe, reciclado, reporte
 from bench import peticiones as p
 from bench.servidores import PY, RAIZ, VAR, Servidor, arrancar, detener, rss_kib
 
@@ -439,6 +441,9 @@ def main() -> None:
         una = {x.nombre: medir(cfg, hub, x, 1) for x in lista if x.una_conexion}
         mem = memoria(cfg, hub, lista)
         mem["rss_arranque_kib"] = rss_arranque
+        _log("reciclado de workers: marca 304 con un worker, sin reciclar y reciclando")
+        marca_304 = next(x for x in lista if x.nombre == "marca_304")
+        recicla = reciclado.medir(cfg, grande, marca_304, servidores, wrk, _log)
     finally:
         detener(servidores)
         _correr([PY, "-m", "bench.datos", "restaurar-limites", str(limites)], env)
@@ -470,6 +475,7 @@ def main() -> None:
         "una_conexion": una,
         "sql": {str(k): v for k, v in sql.items()},
         "memoria": mem,
+        "reciclado": recicla,
         "reportes": reportes,
         "duracion_total_s": round(time.monotonic() - inicio, 1),
     }

@@ -29,6 +29,8 @@ BUSQUEDAS = (
     "resumen_ejecutivo",
 )
 P99_BUSQUEDA_MS = 50.0
+# Worker recycling (bench/reciclado.py): p99 of a row with restarts against the same without.
+VECES_P99_RECICLADO = 2.0
 # "Flat": a warm worker grows by less than this over its 20,000 requests.
 CRECIMIENTO_MAXIMO_KIB = 2048
 # A report at its row cap may use this share of gunicorn's worker timeout in CPU: the rest is for
@@ -95,6 +97,9 @@ def completar(r: dict[str, Any]) -> None:
         )
     errores = sum(c["errores"] for c in corridas.values())
     errores += sum(c["errores"] for c in r["una_conexion"].values()) + r["memoria"]["errores"]
+    recicla = r.get("reciclado")
+    if recicla:
+        errores += recicla["sin_reciclar"]["errores"] + recicla["reciclando"]["errores"]
     objetivos.append({"objetivo": "cero errores", "valor": errores, "ok": errores == 0})
     if len(escalas) > 1:
         chica, grande = r["sql"][escalas[0]], r["sql"][escalas[-1]]
@@ -112,6 +117,18 @@ def completar(r: dict[str, Any]) -> None:
     if incorrectas:
         objetivos.append(
             {"objetivo": "réplicas del conteo SQL correctas", "valor": incorrectas, "ok": False}
+        )
+    if recicla:
+        reinicios = recicla["reciclando"]["reinicios"]
+        ratio = recicla["ratio_p99"]
+        objetivos.append(
+            {
+                "objetivo": f"marca 304 con 1 worker: p99 reciclando (cada "
+                f"{recicla['max_requests']} peticiones) ≤ {VECES_P99_RECICLADO:g} × p99 sin "
+                "reciclar",
+                "valor": f"{ratio} ({reinicios} reinicios en la medición)",
+                "ok": bool(reinicios and ratio is not None and ratio <= VECES_P99_RECICLADO),
+            }
         )
     crecimiento = max(r["memoria"]["crecimiento_kib"].values())
     objetivos.append(
@@ -201,6 +218,26 @@ def markdown(r: dict[str, Any]) -> str:
             f"| {r['peticiones'][nombre]['titulo']} | {c['rps']:.0f} | {_ms(c['p50_ms'])} | "
             f"{_ms(c['p99_ms'])} | {_ms(c['max_ms'])} | {c['errores']} |"
         )
+    recicla = r.get("reciclado")
+    if recicla:
+        lineas += [
+            "",
+            f"Reciclado de workers (marca 304, un worker, wrk -c{cfg['conexiones']}): el mismo "
+            f"worker sin reciclar y reciclando cada {recicla['max_requests']} peticiones "
+            f"(`GUNICORN_MAX_REQUESTS`; aplicación cargada antes de bifurcar). p99 reciclando / "
+            f"sin reciclar = **{recicla['ratio_p99']}**.",
+            "",
+            "| worker | req/s | p50 ms | p99 ms | máx ms | reinicios medidos | errores |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        for titulo, c in (
+            ("sin reciclar", recicla["sin_reciclar"]),
+            ("reciclando", recicla["reciclando"]),
+        ):
+            lineas.append(
+                f"| {titulo} | {c['rps']:.0f} | {_ms(c['p50_ms'])} | {_ms(c['p99_ms'])} | "
+                f"{_ms(c['max_ms'])} | {c['reinicios']} | {c['errores']} |"
+            )
     mem = r["memoria"]
     pids = list(mem["rss_fin_kib"])
     lineas += [

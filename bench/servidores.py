@@ -46,26 +46,30 @@ class Servidor:
             return []
 
 
-def _gunicorn(cfg: Config, env: dict[str, str], app: str, puerto: int) -> list[str]:
-    # The production config (gunicorn.conf.py), with three overrides said out loud:
+def _gunicorn(
+    cfg: Config,
+    env: dict[str, str],
+    app: str,
+    puerto: int,
+    *,
+    workers: int | None = None,
+    reciclar: int | None = None,
+) -> list[str]:
+    # The production config (gunicorn.conf.py, preload included), with three overrides said
+    # out loud:
     # - workers: one per core (WEB_CONCURRENCY), as the issue asks;
     # - --max-requests 0: no recycling, or the memory figure would measure fresh workers and
-    #   the throughput would include re-imports (the production value is measured apart);
+    #   the throughput would include restarts (the recycling row, bench/reciclado.py, measures
+    #   them apart: `reciclar` sets GUNICORN_MAX_REQUESTS, whose jitter gunicorn.conf.py derives);
     # - access log to /dev/null: the line is still formatted and written (its cost stays in
     #   the figures), but a run does not fill the disk.
-    env.update(WEB_CONCURRENCY=str(cfg.workers), HUB_BIND=f"127.0.0.1:{puerto}")
-    return [
-        PY,
-        "-m",
-        "gunicorn",
-        "-c",
-        "gunicorn.conf.py",
-        app,
-        "--max-requests",
-        "0",
-        "--access-logfile",
-        "/dev/null",
-    ]
+    env.update(WEB_CONCURRENCY=str(workers or cfg.workers), HUB_BIND=f"127.0.0.1:{puerto}")
+    args = [PY, "-m", "gunicorn", "-c", "gunicorn.conf.py", app]
+    if reciclar is None:
+        args += ["--max-requests", "0"]
+    else:
+        env["GUNICORN_MAX_REQUESTS"] = str(reciclar)
+    return [*args, "--access-logfile", "/dev/null"]
 
 
 def arrancar(cfg: Config, base: Base) -> list[Servidor]:
@@ -102,6 +106,17 @@ def arrancar(cfg: Config, base: Base) -> list[Servidor]:
     for servidor in servidores:
         _esperar(servidor)
     return servidores
+
+
+def arrancar_hub(
+    cfg: Config, base: Base, nombre: str, puerto: int, *, workers: int, reciclar: int | None
+) -> Servidor:
+    """One more hub server with its own number of workers and recycling (None: never)."""
+    env = base.entorno(cfg)
+    args = _gunicorn(cfg, env, "hub.wsgi", puerto, workers=workers, reciclar=reciclar)
+    servidor = _lanzar(nombre, puerto, args, env)
+    _esperar(servidor)
+    return servidor
 
 
 def _lanzar(nombre: str, puerto: int, args: list[str], env: dict[str, str]) -> Servidor:

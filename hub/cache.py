@@ -35,6 +35,8 @@ from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
+from hub import metricas
+
 logger = logging.getLogger(__name__)
 
 # django-ratelimit's keys start with this (RATELIMIT_CACHE_PREFIX, default "rl:").
@@ -76,10 +78,12 @@ class Pausa:
 
     def comprobar(self) -> None:
         if time.monotonic() < self.hasta:
+            metricas.omitida_cache()
             raise CachePausada("caché en pausa tras un fallo reciente")
 
     def fallo(self, exc: Exception) -> None:
         segundos = settings.HUB_CACHE_PAUSA
+        metricas.fallo_cache(exc, pausa=bool(segundos) and time.monotonic() >= self.hasta)
         if segundos and time.monotonic() >= self.hasta:
             logger.error(
                 "caché no disponible (%s): se omite durante %s s", type(exc).__name__, segundos

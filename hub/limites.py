@@ -19,7 +19,7 @@ from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django_ratelimit.core import get_usage
 
-from hub import respuestas
+from hub import metricas, respuestas
 from hub.ip import ip_cliente
 
 logger = logging.getLogger(__name__)
@@ -68,6 +68,7 @@ def clave_ip(request: HttpRequest) -> str:
     return clave
 
 
+@metricas.rechazos_de_limites
 def contar(
     *,
     grupo: str,

@@ -149,6 +149,14 @@ elif HUB_PRODUCCION and not HUB_URL_PUBLICA.lower().startswith("https://"):
         "seguras solo viajan por HTTPS."
     )
 HUB_VERSION = "1.0.0"
+# Who may read /metricas/ (hub/metricas_vista.py): these networks, and/or this bearer secret.
+HUB_METRICAS_REDES = env.redes("HUB_METRICAS_REDES")
+HUB_METRICAS_TOKEN = env.str("HUB_METRICAS_TOKEN", default="").strip()
+if HUB_METRICAS_TOKEN and len(HUB_METRICAS_TOKEN) < 32:
+    raise ImproperlyConfigured(
+        "HUB_METRICAS_TOKEN es demasiado corto: use al menos 32 caracteres aleatorios "
+        "(p. ej. python -c 'import secrets; print(secrets.token_urlsafe(32))')."
+    )
 # Days a new API key lasts unless the administrator picks another date.
 HUB_CLAVE_API_DIAS = env.entero("HUB_CLAVE_API_DIAS", 365, minimo=1)
 
@@ -175,7 +183,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: every later log line carries the request id, and the access line sees every answer.
+    # Outermost: every answer counted and timed by its route (hub/metricas.py), 429s included.
+    "hub.metricas.MetricasMiddleware",
+    # Then: every later log line carries the request id, and the access line sees every answer.
     "hub.middleware.RegistroPeticionMiddleware",
     "hub.middleware.CabecerasSeguridadMiddleware",
     "hub.middleware.TamanoCuerpoMiddleware",

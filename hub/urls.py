@@ -8,6 +8,7 @@ from django.urls import include, path, re_path
 from apps.marca.views import favicon
 from apps.solicitudes.views import inicio
 from hub import paginas_error, respuestas
+from hub.metricas_vista import vista_metricas
 from hub.openapi.vistas import EsquemaAPI, documentacion
 from hub.ping import SERVICIOS, vista_ping
 
@@ -30,6 +31,7 @@ urlpatterns = [
     path("mcp/", include("apps.mcp.urls")),
     path("notificaciones/", include("apps.notificaciones.urls")),
     path("salud/", include("hub.salud")),
+    path("metricas/", vista_metricas, name="metricas"),
     *[path(f"{s}/api/v1/ping", vista_ping(s), name=f"ping-{s}") for s in SERVICIOS],
     # Before the catch-all: the OpenAPI schema of the v1 interface and its browsable page.
     path("api/schema/", EsquemaAPI.as_view(), name="esquema"),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -11,6 +13,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -138,4 +141,65 @@ def servidores(env: dict[str, str], cantidad: int = 2):
         for proceso in procesos:
             proceso.terminate()
         for proceso in procesos:
+            proceso.wait(timeout=10)
+
+
+@dataclass
+class Gunicorn:
+    """A gunicorn started with gunicorn.conf.py: its address, master process and log."""
+
+    base: str
+    proceso: subprocess.Popen
+    log: Path
+
+    def workers(self) -> list[int]:
+        """The master's children right now."""
+        hijos = Path(f"/proc/{self.proceso.pid}/task/{self.proceso.pid}/children")
+        return [int(x) for x in hijos.read_text().split()]
+
+    def pids_en_log(self, ruta: str) -> list[str]:
+        """The worker pid of every access line of `ruta`, in order."""
+        return re.findall(rf"pid=<(\d+)> \d+ {re.escape(ruta)}$", self.log.read_text(), re.M)
+
+
+@contextmanager
+def gunicorn_conf(env: dict[str, str], carpeta: Path, **variables: str) -> Iterator[Gunicorn]:
+    """`gunicorn -c gunicorn.conf.py hub.wsgi` as deployed, on a free port, with `variables`
+    (WEB_CONCURRENCY, GUNICORN_MAX_REQUESTS...); its access log names the worker of each line."""
+    puerto = puerto_libre()
+    env = {
+        **env,
+        "HUB_BIND": f"127.0.0.1:{puerto}",
+        "HUB_LOG_FORMATO": "texto",
+        "GUNICORN_CMD_ARGS": "--access-logformat 'pid=%(p)s %(s)s %(U)s'",
+        **variables,
+    }
+    log = carpeta / f"gunicorn-{puerto}.log"
+    with log.open("w") as salida:
+        proceso = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "hub.wsgi"],
+            cwd=RAIZ,
+            env=env,
+            stdout=salida,
+            stderr=subprocess.STDOUT,
+        )
+    servidor = Gunicorn(f"http://127.0.0.1:{puerto}", proceso, log)
+    try:
+        limite = time.monotonic() + 90
+        while True:
+            try:
+                if httpx.get(f"{servidor.base}/auth/api/v1/ping", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proceso.poll() is not None or time.monotonic() > limite:
+                raise RuntimeError(f"gunicorn did not start: {log.read_text()[-2000:]}")
+            time.sleep(0.2)
+        yield servidor
+    finally:
+        proceso.send_signal(signal.SIGTERM)
+        try:
+            proceso.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proceso.kill()
             proceso.wait(timeout=10)

@@ -10,6 +10,7 @@ from django.db import connection, transaction
 from apps.mcp import secretos
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import RegistroAuditoria
+from hub import metricas
 from hub.registro_logs import request_id_actual, request_id_recibido_actual
 from hub.texto import recortar
 
@@ -50,6 +51,7 @@ def limpiar_argumentos(valor: Any, profundidad: int = 0) -> Any:
     return recortar(str(valor), MAX_TEXTO)
 
 
+@metricas.fallos_de_auditoria
 def registrar(
     *,
     identidad: Identidad,

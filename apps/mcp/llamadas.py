@@ -15,6 +15,7 @@ from apps.mcp import limites as limites_mcp
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import Acceso, ErrorHerramienta, Herramienta, Llamada, Resultado, registro
+from hub import metricas
 from hub.enlaces import con_url
 from hub.respuestas import a_json, campos_de
 from hub.texto import sin_sustitutos, tiene_sustitutos
@@ -191,6 +192,7 @@ def llamar(
             resultado="PARAMETROS_INVALIDOS",
             duracion_ms=int((time.monotonic() - inicio) * 1000),
         )
+        metricas.herramienta(getattr(herramienta, "nombre", ""), "PARAMETROS_INVALIDOS")
         raise ParametrosInvalidos(problema)
 
     llamada = Llamada(
@@ -226,4 +228,5 @@ def llamar(
             resultado=codigo,
             duracion_ms=int((time.monotonic() - inicio) * 1000),
         )
+    metricas.herramienta(herramienta.nombre, codigo, time.monotonic() - inicio)
     return respuesta
