@@ -8,7 +8,7 @@ from django.db import DatabaseError
 from prometheus_client import REGISTRY
 
 from apps.mcp.models import RegistroAuditoria
-from tests.mcp.conftest import ajustar, llamar, rpc
+from tests.mcp_cliente import ajustar, llamar, rpc
 
 pytestmark = pytest.mark.django_db
 
