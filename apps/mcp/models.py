@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
+from django.dispatch import Signal
 from django.utils import timezone
 
 from hub.singleton import ModeloUnico
@@ -167,6 +168,11 @@ class AjustesAsistente(ModeloUnico):
             raise ValidationError(errores)
 
 
+# Sent after an update() of tokens or keys that may change who they are: update() sends no
+# post_save. Whoever caches identities listens (apps.mcp.identidades): the model names no caller.
+credenciales_actualizadas = Signal()
+
+
 class CredencialQuerySet(models.QuerySet):
     # Noting the last use changes nothing about who a credential is.
     SOLO_USO = frozenset({"ultimo_uso", "ultima_ip"})
@@ -175,9 +181,7 @@ class CredencialQuerySet(models.QuerySet):
         """Like update(), and cached identities stop counting (update() sends no signal)."""
         filas = super().update(**kwargs)
         if not set(kwargs) <= self.SOLO_USO:
-            from apps.mcp import identidades
-
-            identidades.olvidar()
+            credenciales_actualizadas.send(sender=self.model)
         return filas
 
 
