@@ -7,7 +7,8 @@ replaced at once (on every host: the cache is shared) by anything that can chang
 credential is: a token or key created, edited, revoked or deleted; a user saved (deactivated) or
 deleted; their groups or direct permissions; a group's permissions. Signals carry them all: an
 update() of tokens or keys (which sends no post_save) sends `credenciales_actualizadas` from their
-queryset. Expiry needs no change: the reader checks it every time. The user's password hash is never cached (deferred).
+queryset. Expiry needs no change: the reader checks it every time. The user's password hash is
+never cached (deferred).
 
 Unknown digests are not cached: a guessed secret costs a query, and the per-IP limit on refused
 credentials bounds how many.
