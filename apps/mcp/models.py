@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import ClassVar
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -76,6 +78,10 @@ def _limite(verbose: str, default: int, ayuda: str) -> models.PositiveIntegerFie
 class AjustesAsistente(ModeloUnico):
     """Per-organization knobs of the assistant server, changed by an administrator at run time."""
 
+    # Which tool names may be on the public list: the tool registry answers, given at start
+    # (McpConfig.ready); the model does not import the registry above it. Until then none may.
+    puede_ser_publica: ClassVar[Callable[[str], bool]] = staticmethod(lambda nombre: False)
+
     escrituras_habilitadas = models.BooleanField(
         "escrituras habilitadas",
         default=True,
@@ -144,14 +150,12 @@ class AjustesAsistente(ModeloUnico):
         return "Ajustes del asistente"
 
     def clean(self) -> None:
-        from apps.mcp.registro import registro
-
         errores: dict[str, str] = {}
         publicas = self.herramientas_publicas
         if not isinstance(publicas, list) or not all(isinstance(n, str) for n in publicas):
             errores["herramientas_publicas"] = "Debe ser una lista de nombres."
         else:
-            malas = [n for n in publicas if not registro.puede_ser_publica(n)]
+            malas = [n for n in publicas if not self.puede_ser_publica(n)]
             if malas:
                 errores["herramientas_publicas"] = (
                     "No son herramientas de acceso público o verificado: " + ", ".join(malas)
