@@ -10,6 +10,7 @@ class HubConfig(AppConfig):
 
     def ready(self) -> None:
         from django.db.backends.signals import connection_created
+        from django.utils.module_loading import autodiscover_modules
 
         from hub import (
             cache,
@@ -23,3 +24,5 @@ class HubConfig(AppConfig):
         connection_created.connect(coherencia.al_conectar, dispatch_uid="hub.coherencia")
         if coherencia.cache_volvio not in cache.AL_VOLVER:
             cache.AL_VOLVER.append(coherencia.cache_volvio)
+        # Each app adds its purges in retencion.py (hub.retencion), as the admin finds admin.py.
+        autodiscover_modules("retencion")

@@ -31,7 +31,8 @@ import threading
 import time
 
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, connection, models, transaction
+from django.db.models import F
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +52,29 @@ _CONSULTA_SQLITE = "SELECT generacion, identidad FROM hub_coherencia WHERE id = 
 def identidad_nueva() -> str:
     """A random identity for the database (the model's default and `tras_restaurar`'s)."""
     return secrets.token_hex(16)
+
+
+class Coherencia(models.Model):
+    """What every cached copy of database rows depends on (the seal above): one row, pk=1."""
+
+    generacion = models.BigIntegerField(
+        "generación de la caché",
+        default=1,
+        help_text="Sube cuando una invalidación no llegó a la caché: lo anterior deja de leerse.",
+    )
+    identidad = models.CharField(
+        "identidad de la base de datos",
+        max_length=32,
+        default=identidad_nueva,
+        help_text="Aleatoria; `manage.py tras_restaurar` la cambia después de una restauración.",
+    )
+
+    class Meta:
+        verbose_name = "coherencia de la caché"
+        verbose_name_plural = "coherencia de la caché"
+
+    def __str__(self) -> str:
+        return f"Generación {self.generacion}"
 
 
 class _Estado:
@@ -88,8 +112,6 @@ def refrescar() -> str:
     try:
         fila = _leer_fila()
         if fila is None:  # a flushed table (tests), or a database migrated by hand
-            from hub.models import Coherencia
-
             Coherencia.objects.bulk_create([Coherencia(pk=1)], ignore_conflicts=True)
             fila = _leer_fila()
     except DatabaseError:
@@ -127,10 +149,6 @@ def avanzar() -> None:
 
     Inside a transaction it commits (or rolls back) with it: the change and its bump together.
     """
-    from django.db.models import F
-
-    from hub.models import Coherencia
-
     if not Coherencia.objects.filter(pk=1).update(generacion=F("generacion") + 1):
         refrescar()  # creates the row; a new row is a new generation already
     _estado.leido_en = -math.inf  # this process at once
@@ -148,10 +166,6 @@ def avanzar_o_avisar(motivo: str) -> None:
 
 def rotar_identidad() -> None:
     """A new identity and generation (after a restore): nothing cached before is read again."""
-    from django.db.models import F
-
-    from hub.models import Coherencia
-
     with transaction.atomic():
         hechas = Coherencia.objects.filter(pk=1).update(
             identidad=identidad_nueva(), generacion=F("generacion") + 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.validators import MinValueValidator
 from django.db import models
 
-from hub.coherencia import identidad_nueva
+from hub.coherencia import Coherencia  # noqa: F401 - the model lives beside the seal it carries
 from hub.singleton import ModeloUnico
 
 
@@ -38,26 +38,3 @@ class Limites(ModeloUnico):
 
     def __str__(self) -> str:
         return "Límites de uso"
-
-
-class Coherencia(models.Model):
-    """What every cached copy of database rows depends on (hub.coherencia): one row, pk=1."""
-
-    generacion = models.BigIntegerField(
-        "generación de la caché",
-        default=1,
-        help_text="Sube cuando una invalidación no llegó a la caché: lo anterior deja de leerse.",
-    )
-    identidad = models.CharField(
-        "identidad de la base de datos",
-        max_length=32,
-        default=identidad_nueva,
-        help_text="Aleatoria; `manage.py tras_restaurar` la cambia después de una restauración.",
-    )
-
-    class Meta:
-        verbose_name = "coherencia de la caché"
-        verbose_name_plural = "coherencia de la caché"
-
-    def __str__(self) -> str:
-        return f"Generación {self.generacion}"

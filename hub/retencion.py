@@ -15,13 +15,7 @@ from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.db.models import QuerySet
 
-from apps.mcp.models import (
-    AuditoriaQuerySet,
-    ConfirmacionUsada,
-    RechazoAsistente,
-    RegistroAuditoria,
-)
-from apps.notificaciones.models import MensajeContacto
+from hub.enganches import Enganche
 
 LOTE = 5000
 
@@ -56,63 +50,25 @@ class Purga:
     motivo: str = ""
 
 
-def _auditoria(ahora: datetime) -> Purga:
-    dias = settings.HUB_RETENCION_AUDITORIA_DIAS
-    if dias is None:
-        return Purga(
-            "registro de auditoría",
-            "borradas",
-            None,
-            motivo="se conserva todo (HUB_RETENCION_AUDITORIA_DIAS sin definir)",
-        )
-    return Purga(
-        f"registro de auditoría (más de {dias} días)",
-        "borradas",
-        RegistroAuditoria.objects.anteriores_a(ahora - timedelta(days=dias)),
-        borrar=AuditoriaQuerySet.purgar_por_retencion,
-    )
+# What each app purges, in INSTALLED_APPS order: a function of the moment that gives one Purga.
+# Filled by the `retencion` module of each app (discovered at start by hub.apps).
+PURGAS: Enganche[Callable[[datetime], Purga]] = Enganche("purgas de las apps")
+# What runs before a real purge (not a dry run): gives the line the command prints.
+ANTES_DE_PURGAR: Enganche[Callable[[], str]] = Enganche("pasos previos a la purga")
 
 
-def _rechazos(ahora: datetime) -> Purga:
-    """The refusal counts sit beside the audit log: they are kept as long as it is."""
-    dias = settings.HUB_RETENCION_AUDITORIA_DIAS
-    if dias is None:
-        return Purga(
-            "rechazos del asistente",
-            "borradas",
-            None,
-            motivo="se conserva todo, como el registro de auditoría",
-        )
+def _sesiones(ahora: datetime) -> Purga:
+    sesiones = settings.HUB_RETENCION_SESIONES_DIAS
     return Purga(
-        f"rechazos del asistente (más de {dias} días)",
+        f"sesiones (vencidas hace más de {sesiones} días)",
         "borradas",
-        RechazoAsistente.objects.anteriores_a(ahora - timedelta(days=dias)),
+        Session.objects.filter(expire_date__lt=ahora - timedelta(days=sesiones)),
     )
 
 
 def purgas(ahora: datetime) -> list[Purga]:
-    """Every purge, with the retentions of the settings."""
-    contacto = settings.HUB_RETENCION_CONTACTO_DIAS
-    sesiones = settings.HUB_RETENCION_SESIONES_DIAS
-    return [
-        Purga(
-            "confirmaciones usadas vencidas",
-            "borradas",
-            ConfirmacionUsada.objects.vencidas(ahora),
-        ),
-        _auditoria(ahora),
-        _rechazos(ahora),
-        Purga(
-            f"mensajes de contacto (más de {contacto} días)",
-            "borrados",
-            MensajeContacto.objects.recibidos_antes_de(ahora - timedelta(days=contacto)),
-        ),
-        Purga(
-            f"sesiones (vencidas hace más de {sesiones} días)",
-            "borradas",
-            Session.objects.filter(expire_date__lt=ahora - timedelta(days=sesiones)),
-        ),
-    ]
+    """Every purge, with the retentions of the settings: the apps' ones, then the sessions."""
+    return [*(purga(ahora) for purga in PURGAS), _sesiones(ahora)]
 
 
 def purgar(purga: Purga, *, lote: int = LOTE) -> int:

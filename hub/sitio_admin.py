@@ -3,6 +3,9 @@ and the same throttled sign-in and sign-out as the staff pages."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from django.contrib import admin, messages
 from django.contrib.admin.apps import AdminConfig
 from django.core.exceptions import PermissionDenied
@@ -11,6 +14,11 @@ from django.urls import reverse
 from django.utils.text import capfirst
 
 from hub import gramatica
+
+if TYPE_CHECKING:  # not at import: this module loads with the settings, before the apps
+    from django.contrib.auth.views import LogoutView
+
+Vista = Callable[..., HttpResponse]
 
 
 class AdminEspanol(admin.ModelAdmin):
@@ -94,6 +102,11 @@ class SitioAdmin(admin.AdminSite):
     index_title = "Administración"
     # The left menu took a quarter of a 1280 px screen from every list; the index lists all.
     enable_nav_sidebar = False
+    # How people sign in and leave belongs to the accounts app, which sets these at start from its
+    # admin.py (as every app registers its models here); hub names no app. Unset: Django's own.
+    login_form = None
+    limitar_ingreso: Callable[[Vista], Vista] | None = None
+    vista_salida: type[LogoutView] | None = None
 
     def register(self, model_or_iterable, admin_class=None, **options) -> None:
         """Every model admin speaks the same Spanish (AdminEspanol), including Django's own."""
@@ -107,16 +120,16 @@ class SitioAdmin(admin.AdminSite):
         super().register(model_or_iterable, admin_class, **options)
 
     def login(self, request: HttpRequest, extra_context=None) -> HttpResponse:
-        from apps.cuentas.formularios import FormularioIngresoAdmin
-        from apps.cuentas.intentos import limitar_ingreso
-
-        self.login_form = FormularioIngresoAdmin
-        return limitar_ingreso(super().login)(request, extra_context)
+        vista = super().login
+        if self.limitar_ingreso is not None:
+            vista = self.limitar_ingreso(vista)
+        return vista(request, extra_context)
 
     def logout(self, request: HttpRequest, extra_context=None) -> HttpResponse:
-        from apps.cuentas.views import SalidaView
-
-        return SalidaView.as_view(next_page=reverse("admin:login", current_app=self.name))(request)
+        if self.vista_salida is None:
+            return super().logout(request, extra_context)
+        siguiente = reverse("admin:login", current_app=self.name)
+        return self.vista_salida.as_view(next_page=siguiente)(request)
 
 
 class AdminHubConfig(AdminConfig):

@@ -9,7 +9,16 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from apps.cuentas import bloqueos
+from apps.cuentas.formularios import FormularioIngresoAdmin
+from apps.cuentas.intentos import limitar_ingreso
 from apps.cuentas.models import Area, BloqueoIngreso, User
+from apps.cuentas.views import SalidaView
+
+# The admin's sign-in and sign-out are this app's (hub.sitio_admin.SitioAdmin names no app): the
+# same form, failure limits and device cookie as the site's sign-in, and the same sign-out.
+admin.site.login_form = FormularioIngresoAdmin
+admin.site.limitar_ingreso = limitar_ingreso
+admin.site.vista_salida = SalidaView
 
 
 @admin.register(Area)

@@ -5,9 +5,10 @@ with its user and that user's permissions already loaded (Django's ModelBackend 
 user object, so `has_perm` needs no query). Every entry is stored under one shared generation,
 replaced at once (on every host: the cache is shared) by anything that can change who a
 credential is: a token or key created, edited, revoked or deleted; a user saved (deactivated) or
-deleted; their groups or direct permissions; a group's permissions. Signals carry most of them;
-an update() of tokens or keys (which sends none) does it in their queryset. Expiry needs no
-change: the reader checks it every time. The user's password hash is never cached (deferred).
+deleted; their groups or direct permissions; a group's permissions. Signals carry them all: an
+update() of tokens or keys (which sends no post_save) sends `credenciales_actualizadas` from their
+queryset. Expiry needs no change: the reader checks it every time. The user's password hash is
+never cached (deferred).
 
 Unknown digests are not cached: a guessed secret costs a query, and the per-IP limit on refused
 credentials bounds how many.
@@ -23,7 +24,7 @@ from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from apps.cuentas.models import User
-from apps.mcp.models import ClaveApi, TokenPersonal
+from apps.mcp.models import ClaveApi, TokenPersonal, credenciales_actualizadas
 from apps.solicitudes.models.bandeja import ids_roles
 from hub.singleton import (
     claves_versionado,
@@ -146,6 +147,7 @@ def conectar() -> None:
     for modelo in (TokenPersonal, ClaveApi, Group, Permission):
         post_save.connect(_al_guardar, sender=modelo, dispatch_uid=f"identidades-{modelo}")
         post_delete.connect(_al_cambiar, sender=modelo, dispatch_uid=f"identidades-d-{modelo}")
+    credenciales_actualizadas.connect(_al_cambiar, dispatch_uid="identidades-update")
     post_save.connect(_al_guardar_usuario, sender=User, dispatch_uid="identidades-usuario")
     post_delete.connect(_al_cambiar, sender=User, dispatch_uid="identidades-d-usuario")
     m2m_changed.connect(

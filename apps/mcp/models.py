@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import ClassVar
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -10,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
+from django.dispatch import Signal
 from django.utils import timezone
 
 from hub.singleton import ModeloUnico
@@ -74,6 +77,10 @@ def _limite(verbose: str, default: int, ayuda: str) -> models.PositiveIntegerFie
 
 class AjustesAsistente(ModeloUnico):
     """Per-organization knobs of the assistant server, changed by an administrator at run time."""
+
+    # Which tool names may be on the public list: the tool registry answers, given at start
+    # (McpConfig.ready); the model does not import the registry above it. Until then none may.
+    puede_ser_publica: ClassVar[Callable[[str], bool]] = staticmethod(lambda nombre: False)
 
     escrituras_habilitadas = models.BooleanField(
         "escrituras habilitadas",
@@ -143,14 +150,12 @@ class AjustesAsistente(ModeloUnico):
         return "Ajustes del asistente"
 
     def clean(self) -> None:
-        from apps.mcp.registro import registro
-
         errores: dict[str, str] = {}
         publicas = self.herramientas_publicas
         if not isinstance(publicas, list) or not all(isinstance(n, str) for n in publicas):
             errores["herramientas_publicas"] = "Debe ser una lista de nombres."
         else:
-            malas = [n for n in publicas if not registro.puede_ser_publica(n)]
+            malas = [n for n in publicas if not self.puede_ser_publica(n)]
             if malas:
                 errores["herramientas_publicas"] = (
                     "No son herramientas de acceso público o verificado: " + ", ".join(malas)
@@ -167,6 +172,11 @@ class AjustesAsistente(ModeloUnico):
             raise ValidationError(errores)
 
 
+# Sent after an update() of tokens or keys that may change who they are: update() sends no
+# post_save. Whoever caches identities listens (apps.mcp.identidades): the model names no caller.
+credenciales_actualizadas = Signal()
+
+
 class CredencialQuerySet(models.QuerySet):
     # Noting the last use changes nothing about who a credential is.
     SOLO_USO = frozenset({"ultimo_uso", "ultima_ip"})
@@ -175,9 +185,7 @@ class CredencialQuerySet(models.QuerySet):
         """Like update(), and cached identities stop counting (update() sends no signal)."""
         filas = super().update(**kwargs)
         if not set(kwargs) <= self.SOLO_USO:
-            from apps.mcp import identidades
-
-            identidades.olvidar()
+            credenciales_actualizadas.send(sender=self.model)
         return filas
 
 

@@ -204,3 +204,32 @@ def test_a_bad_retention_stops_the_start(variable, valor):
     )
     assert resultado.returncode != 0
     assert variable in resultado.stderr
+
+
+# --- the whole report --------------------------------------------------------------------------
+
+
+def test_a_run_reports_every_table_once_in_a_fixed_order(settings):
+    settings.HUB_RETENCION_AUDITORIA_DIAS = 30
+    settings.HUB_RETENCION_CONTACTO_DIAS = 60
+    settings.HUB_RETENCION_SESIONES_DIAS = 2
+    _auditoria(dias=40)
+    MensajeContactoFactory(recibido_en=AHORA - timedelta(days=70))
+    assert _mantenimiento().splitlines() == [
+        "rechazos del asistente: 0 fila(s) cerrada(s)",
+        "confirmaciones usadas vencidas: 0 borradas",
+        "registro de auditoría (más de 30 días): 1 borradas",
+        "rechazos del asistente (más de 30 días): 0 borradas",
+        "mensajes de contacto (más de 60 días): 1 borrados",
+        "sesiones (vencidas hace más de 2 días): 0 borradas",
+    ]
+
+
+def test_a_dry_run_reports_every_table_once_and_closes_no_refusal_count():
+    assert _mantenimiento("--simular").splitlines() == [
+        "confirmaciones usadas vencidas: 0 se borrarían",
+        "registro de auditoría: se conserva todo (HUB_RETENCION_AUDITORIA_DIAS sin definir)",
+        "rechazos del asistente: se conserva todo, como el registro de auditoría",
+        "mensajes de contacto (más de 365 días): 0 se borrarían",
+        "sesiones (vencidas hace más de 0 días): 0 se borrarían",
+    ]

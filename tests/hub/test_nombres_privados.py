@@ -5,11 +5,9 @@ module named for what it holds."""
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
-from django.conf import settings
+from tests.importaciones import RAIZ, archivos, sentencias_import
 
-RAIZ = Path(settings.BASE_DIR)
 CARPETAS = ("apps", "hub", "bench")
 PAQUETES = ("apps", "hub", "bench", "tests")
 
@@ -17,7 +15,7 @@ PAQUETES = ("apps", "hub", "bench", "tests")
 def privados_importados(fuente: str) -> list[tuple[int, str, str]]:
     """(line, module, name) of every underscore-private name imported from a project module."""
     encontrados = []
-    for nodo in ast.walk(ast.parse(fuente)):
+    for nodo in sentencias_import(ast.parse(fuente)):
         if not isinstance(nodo, ast.ImportFrom) or not nodo.module or nodo.level:
             continue
         if nodo.module.split(".")[0] not in PAQUETES:
@@ -42,11 +40,11 @@ def test_the_detector_finds_a_private_import_at_the_top_and_inside_a_function():
 
 
 def test_no_module_imports_an_underscore_private_name_from_another():
-    archivos = sorted(p for carpeta in CARPETAS for p in (RAIZ / carpeta).rglob("*.py"))
-    assert len(archivos) > 100  # the walk did find the project
+    rutas = archivos(CARPETAS)
+    assert len(rutas) > 100  # the walk did find the project
     hallados = [
         f"{ruta.relative_to(RAIZ)}:{linea}: from {modulo} import {nombre}"
-        for ruta in archivos
+        for ruta in rutas
         for linea, modulo, nombre in privados_importados(ruta.read_text(encoding="utf-8"))
     ]
     assert hallados == []

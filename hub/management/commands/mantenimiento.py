@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from apps.mcp import rechazos
 from hub import retencion
 
 
@@ -30,9 +29,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, lote: int, simular: bool, **options) -> None:
         lote = max(1, lote)
-        if not simular:  # the refusal counts still in the cache reach their rows first
-            cerradas = rechazos.volcar()
-            self.stdout.write(f"rechazos del asistente: {cerradas} fila(s) cerrada(s)")
+        if not simular:  # e.g. the refusal counts still in the cache reach their rows first
+            for paso in retencion.ANTES_DE_PURGAR:
+                self.stdout.write(paso())
         for purga in retencion.purgas(timezone.now()):
             if purga.consulta is None:
                 self.stdout.write(f"{purga.nombre}: {purga.motivo}")
