@@ -43,10 +43,15 @@ COTA_SEGUNDOS = 10
 # xmin is the transaction that wrote the row: a `pg_restore --clean` into the same database writes
 # it anew (as every bump does), so a restore in place changes the seal too.
 _CONSULTA_POSTGRESQL = (
-    "SELECT c.generacion, c.identidad, c.xmin, d.oid, pg_postmaster_start_time() "
-    "FROM hub_coherencia c, pg_database d WHERE c.id = 1 AND d.datname = current_database()"
+    "SELECT c.generacion, c.identidad, c.xmin, d.oid, pg_postmaster_start_time(), "
+    "'hub_coherencia'::regclass::oid "
+    "FROM pg_database d LEFT JOIN hub_coherencia c ON c.id = 1 "
+    "WHERE d.datname = current_database()"
 )
-_CONSULTA_SQLITE = "SELECT generacion, identidad FROM hub_coherencia WHERE id = 1"
+# Always one row: NULLs while hub_coherencia has none (a flushed table, a restore under way).
+_CONSULTA_SQLITE = (
+    "SELECT c.generacion, c.identidad FROM (SELECT 1) LEFT JOIN hub_coherencia c ON c.id = 1"
+)
 
 
 def identidad_nueva() -> str:
@@ -107,13 +112,10 @@ def _intervalo() -> float:
 
 
 def refrescar() -> str:
-    """Read the seal from the database now (one query; the row is created if it is missing)."""
+    """Read the seal from the database now (one query; never an insert, see Singleton.fila)."""
     antes = time.monotonic()
     try:
         fila = _leer_fila()
-        if fila is None:  # a flushed table (tests), or a database migrated by hand
-            Coherencia.objects.bulk_create([Coherencia(pk=1)], ignore_conflicts=True)
-            fila = _leer_fila()
     except DatabaseError:
         _estado.sello = None  # nothing cached is trusted until the database answers again
         raise
@@ -150,7 +152,8 @@ def avanzar() -> None:
     Inside a transaction it commits (or rolls back) with it: the change and its bump together.
     """
     if not Coherencia.objects.filter(pk=1).update(generacion=F("generacion") + 1):
-        refrescar()  # creates the row; a new row is a new generation already
+        # No row (a flushed table): a write creates it, and a new row is a new seal already.
+        Coherencia.objects.bulk_create([Coherencia(pk=1)], ignore_conflicts=True)
     _estado.leido_en = -math.inf  # this process at once
 
 

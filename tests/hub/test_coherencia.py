@@ -452,3 +452,20 @@ def test_a_restore_in_place_on_postgresql_is_noticed_without_tras_restaurar(
     reloj.mover(coherencia.COTA_SEGUNDOS)
     r = rpc(client, "ping", **cabeceras)
     assert (r.status, r.cuerpo["error"]["code"]) == (401, "TOKEN_MCP_INVALIDO")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reading_the_seal_never_inserts_its_row(client):
+    """A restore under traffic creates each table before it copies its rows: a reader that
+    inserted the missing row there would leave two rows with id 1 (the primary key comes last).
+    Reading the seal never inserts; only a write that must bump the generation does."""
+    from hub.models import Coherencia
+
+    Coherencia.objects.all().delete()
+    coherencia.olvidar_estado()
+    for _ in range(2):
+        assert client.get("/auth/api/v1/auth/marca").status_code == 200
+        coherencia.refrescar()
+    assert Coherencia.objects.count() == 0
+    coherencia.avanzar()  # a lost invalidation: the write creates the row
+    assert Coherencia.objects.count() == 1
