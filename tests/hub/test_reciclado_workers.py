@@ -21,8 +21,16 @@ SALUD = "/salud/"  # a database query and a cache round trip on every request
 RECICLAR = 20  # GUNICORN_MAX_REQUESTS: a worker is replaced after 20-22 requests
 
 
-def _conexiones(pid: int) -> dict[int, int]:
-    """Socket inode -> remote port of every established TCP connection the process holds."""
+def _conexiones(pid: int) -> dict[int, int] | None:
+    """Socket inode -> remote port of every established TCP connection the process holds (None
+    when the process is gone: a worker recycled between listing it and reading it)."""
+    try:
+        return _conexiones_vivas(pid)
+    except FileNotFoundError:
+        return None
+
+
+def _conexiones_vivas(pid: int) -> dict[int, int]:
     inodos = set()
     for fd in Path(f"/proc/{pid}/fd").iterdir():
         try:
@@ -65,16 +73,20 @@ def _salud(base: str) -> int:
 
 
 def _cada_worker_con_lo_suyo(gunicorn, env) -> dict[int, dict[int, int]]:
-    """Requests until every live worker holds a connection to each server (at most 16: no
-    recycle in between); then each worker's connections."""
+    """Requests until every live worker holds a connection to each server; then each worker's
+    connections (read again when a worker was recycled between listing and reading it)."""
     puertos = set(_puertos(env).values())
     por_worker: dict[int, dict[int, int]] = {}
-    for _ in range(4):
+    for _ in range(6):
         with ThreadPoolExecutor(4) as hilos:
             assert list(hilos.map(lambda _i: _salud(gunicorn.base), range(4))) == [200] * 4
-        por_worker = {pid: _conexiones(pid) for pid in gunicorn.workers()}
+        leidas = {pid: _conexiones(pid) for pid in gunicorn.workers()}
+        if None in leidas.values():
+            continue  # a worker was recycled meanwhile: read the live ones again
+        por_worker = {pid: c for pid, c in leidas.items() if c is not None}
         if all(puertos <= set(c.values()) for c in por_worker.values()):
             break
+    assert por_worker, "no reading of the live workers without a recycle in the middle"
     return por_worker
 
 
@@ -90,7 +102,7 @@ def _comprobar_propias(gunicorn, env, por_worker: dict[int, dict[int, int]]) -> 
                     f"{nombre} socket {inodo} shared by {pid} and {dueños[inodo]}"
                 )
                 dueños[inodo] = pid
-        maestro = _conexiones(gunicorn.proceso.pid)
+        maestro = _conexiones_vivas(gunicorn.proceso.pid)
         assert puerto not in maestro.values(), f"the master holds a {nombre} connection"
 
 
