@@ -29,9 +29,8 @@ def _entorno(metodo: str, ruta: str, cabeceras: dict[str, str]) -> dict[str, Any
     from django.test import RequestFactory
 
     extra = {"HTTP_" + k.upper().replace("-", "_"): v for k, v in cabeceras.items()}
-    return RequestFactory()._base_environ(
-        PATH_INFO=ruta, REQUEST_METHOD=metodo, REMOTE_ADDR="127.0.0.1", **extra
-    )
+    # The WSGI environ of a RequestFactory request (its public API), fresh for every call.
+    return RequestFactory().generic(metodo, ruta, REMOTE_ADDR="127.0.0.1", **extra).environ
 
 
 def _medir(llamadas: dict[str, Any], repeticiones: int) -> dict[str, dict[str, float]]:
