@@ -1,4 +1,5 @@
-"""`make bench`: the hub, the bare limit and the SDK peer side by side under wrk, at scale.
+"""`make bench`: the hub, the bare limit, its two floors with a shared limit (plain Django and DRF,
+bench/limite/suelo.py) and the SDK peer side by side under wrk, at scale.
 
 Steps: create/migrate the bench databases and load `demo_data --escala N` unless already loaded
 (escala 1 as well, for the query counts); count SQL queries per request at both scales; raise
@@ -11,8 +12,8 @@ generated part of docs/rendimiento.md.
 
 Environment (all optional): BENCH_ESCALA (1000), BENCH_DURACION (seconds per measurement, 15),
 BENCH_CALENTAR (seconds of discarded warm-up before each, 2), BENCH_CONEXIONES (8),
-BENCH_MEMORIA (requests per worker in the memory run, 20000), BENCH_PUERTO (8300: hub, +1 limit,
-+2 peer, +3 and +4 the one-worker hubs of the recycling row), BENCH_PG
+BENCH_MEMORIA (requests per worker in the memory run, 20000), BENCH_PUERTO (8300: hub, +1 limit
+and floors, +2 peer, +3 and +4 the one-worker hubs of the recycling row), BENCH_PG
 (postgres://postgres@127.0.0.1:5432), BENCH_BASE (hub_bench),
 BENCH_REDIS_URL (redis://127.0.0.1:6379/6), BENCH_WORKERS (nproc), BENCH_DOC (write
 docs/rendimiento.md: 1).

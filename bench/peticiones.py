@@ -1,8 +1,8 @@
 """The requests of the benchmark, defined once: wrk replays them and the query count replays them.
 
-Each one names its server (the hub, the bare limit, or the SDK peer), the exact status that
-counts as success and a text its body must hold (a tool error is still HTTP 200, so every
-tools/call must answer "isError":false to count).
+Each one names its server (the hub, the bare limit and its floors, or the SDK peer), the exact
+status that counts as success and a text its body must hold (a tool error is still HTTP 200, so
+every tools/call must answer "isError":false to count).
 """
 
 from __future__ import annotations
@@ -107,6 +107,24 @@ def todas(demo: dict[str, Any], etag_marca: str, etag_logo: str) -> list[Peticio
             {"Content-Type": "application/json"},
             _rpc("tools/call", {"name": "eco", "arguments": {"texto": "hola"}}),
             contiene='"isError": false',
+        ),
+        # The floors with one shared limit (issue 24, item 9): the reference of ping, brand and
+        # verification is the DRF one (bench/limite/suelo.py).
+        Peticion(
+            "suelo",
+            "suelo: vista Django con un límite compartido (Redis, un pipeline)",
+            LIMITE,
+            "GET",
+            "/suelo",
+            contiene='"success": true',
+        ),
+        Peticion(
+            "suelo_drf",
+            "suelo DRF: la misma vista como APIView",
+            LIMITE,
+            "GET",
+            "/suelo-drf",
+            contiene='"success":true',
         ),
         Peticion("marca_200", "marca 200", HUB, "GET", RUTA_MARCA, contiene='"version"'),
         Peticion(

@@ -1,4 +1,8 @@
-"""Smallest Django project that answers JSON: no apps, no middleware, no database."""
+"""Smallest Django project that answers JSON: no apps, no middleware, no database.
+
+REST_FRAMEWORK is the hub's (hub/settings.py) minus the schema class: the DRF floor
+(bench/limite/suelo.py) renders and negotiates the way the hub configures DRF.
+"""
 
 from __future__ import annotations
 
@@ -13,3 +17,11 @@ USE_TZ = True
 TIME_ZONE = "America/Bogota"
 USE_I18N = False
 LOGGING_CONFIG = None
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": [],
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_RENDERER_CLASSES": ["hub.respuestas.RenderizadorJSON"],
+    "DEFAULT_PARSER_CLASSES": ["hub.parsers.ParserJSON"],
+    "EXCEPTION_HANDLER": "hub.respuestas.manejar_excepcion_drf",
+}

@@ -1,5 +1,6 @@
-"""Two routes: a small JsonResponse shaped like the hub's ping (envelope, service, timestamp), and
-the floor of the assistant's protocol: a JSON-RPC tools/call answered by an echo tool."""
+"""Four routes: a small JsonResponse shaped like the hub's ping (envelope, service, timestamp);
+the floor of the assistant's protocol, a JSON-RPC tools/call answered by an echo tool; and the
+floor of an endpoint with a shared limit, plain and as DRF (bench/limite/suelo.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
+
+from bench.limite.suelo import SueloDRF, vista_suelo
 
 
 def vista(request: HttpRequest) -> JsonResponse:
@@ -43,4 +46,9 @@ def eco(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"jsonrpc": "2.0", "id": mensaje["id"], "result": resultado})
 
 
-urlpatterns = [path("limite", vista), path("eco", eco)]
+urlpatterns = [
+    path("limite", vista),
+    path("eco", eco),
+    path("suelo", vista_suelo),
+    path("suelo-drf", SueloDRF.as_view()),
+]
