@@ -144,6 +144,7 @@ def test_api_keys_are_revoked_not_deleted(administra):
         "/admin/mcp/claveapi/", {"action": "revocar", "_selected_action": [clave.pk]}
     )
     assert r.status_code == 302
+    assert "Se revocó 1 clave." in administra.get(r.url).content.decode()
     clave.refresh_from_db()
     assert clave.estado == "revocado"
     assert rpc(administra, "ping", **{"X-MCP-Api-Key": secreto}).status == 401
@@ -156,9 +157,12 @@ def test_personal_tokens_are_listed_without_secrets_and_can_be_revoked(administr
     html = administra.get("/admin/mcp/tokenpersonal/").content.decode()
     assert token.prefijo in html and secreto not in html and token.digest not in html
     assert administra.get("/admin/mcp/tokenpersonal/add/").status_code == 403
-    administra.post(
-        "/admin/mcp/tokenpersonal/", {"action": "revocar", "_selected_action": [token.pk]}
+    otro, _ = nuevo_token(persona)
+    r = administra.post(
+        "/admin/mcp/tokenpersonal/",
+        {"action": "revocar", "_selected_action": [token.pk, otro.pk]},
     )
+    assert "Se revocaron 2 tokens." in administra.get(r.url).content.decode()
     token.refresh_from_db()
     assert token.estado == "revocado"
 

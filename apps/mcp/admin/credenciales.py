@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django import forms
 from django.conf import settings
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -18,6 +19,7 @@ from apps.mcp import services
 from apps.mcp.admin.comun import fecha_corta, insignia
 from apps.mcp.entrega import Entrega
 from apps.mcp.models import ClaveApi, Credencial, TokenPersonal
+from hub.admin_acciones import accion_masiva
 
 # The secret of a new key waits for the "key created" page (cookie path: the keys' admin).
 ENTREGA_CLAVE = Entrega("clave", "/admin/mcp/claveapi/")
@@ -85,9 +87,14 @@ class CredencialAdmin(admin.ModelAdmin):
     def prefijo_visible(self, obj: Credencial) -> str:
         return format_html("<code>{}…</code>", obj.prefijo)
 
-    def avisar_revocadas(self, request, cuantas: int, singular: str, plural: str) -> None:
-        texto = f"Se revocó 1 {singular}." if cuantas == 1 else f"Se revocaron {cuantas} {plural}."
-        self.message_user(request, texto, messages.SUCCESS)
+
+def _ids(queryset) -> list[int]:
+    return list(queryset.values_list("pk", flat=True))
+
+
+def _revocadas(singular: str, plural: str) -> Callable[[int], str]:
+    """The summary of a revocation: «Se revocó 1 clave.» / «Se revocaron 3 claves.»"""
+    return lambda n: f"Se revocó 1 {singular}." if n == 1 else f"Se revocaron {n} {plural}."
 
 
 @admin.register(ClaveApi)
@@ -175,10 +182,11 @@ class ClaveApiAdmin(CredencialAdmin):
         ENTREGA_CLAVE.cerrar(request, response)
         return response
 
-    @admin.action(description="Revocar las claves seleccionadas")
-    def revocar(self, request, queryset):
-        n = services.revocar_claves(ids=list(queryset.values_list("pk", flat=True)))
-        self.avisar_revocadas(request, n, "clave", "claves")
+    revocar = accion_masiva(
+        "Revocar las claves seleccionadas",
+        lambda modeladmin, request, claves: services.revocar_claves(ids=_ids(claves)),
+        _revocadas("clave", "claves"),
+    )
 
 
 @admin.register(TokenPersonal)
@@ -226,7 +234,8 @@ class TokenPersonalAdmin(CredencialAdmin):
             return fecha_corta(obj.ultimo_uso)
         return format_html("{}<br><small>{}</small>", fecha_corta(obj.ultimo_uso), obj.ultima_ip)
 
-    @admin.action(description="Revocar los tokens seleccionados")
-    def revocar(self, request, queryset):
-        n = services.revocar_tokens(ids=list(queryset.values_list("pk", flat=True)))
-        self.avisar_revocadas(request, n, "token", "tokens")
+    revocar = accion_masiva(
+        "Revocar los tokens seleccionados",
+        lambda modeladmin, request, tokens: services.revocar_tokens(ids=_ids(tokens)),
+        _revocadas("token", "tokens"),
+    )
