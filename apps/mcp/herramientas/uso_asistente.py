@@ -34,6 +34,25 @@ class ArgsUsoAsistente(Estricto):
 
 
 _ENTERO = {"type": "integer", "minimum": 0}
+
+
+def _horas_pico(campo: str) -> dict:
+    """Schema of the busiest hours: each hour of the day with its count under `campo`."""
+    return {
+        "type": "array",
+        "maxItems": HORAS_PICO,
+        "items": {
+            "type": "object",
+            "properties": {
+                "hora": {"type": "integer", "minimum": 0, "maximum": 23},
+                campo: _ENTERO,
+            },
+            "required": ["hora", campo],
+            "additionalProperties": False,
+        },
+    }
+
+
 _PORCENTAJE = {"type": "number", "minimum": 0, "maximum": 100}
 _FECHA_HORA = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$"}
 SALIDA_USO_ASISTENTE: dict[str, Any] = {
@@ -78,19 +97,7 @@ SALIDA_USO_ASISTENTE: dict[str, Any] = {
                 "additionalProperties": False,
             },
         },
-        "horas_pico": {
-            "type": "array",
-            "maxItems": HORAS_PICO,
-            "items": {
-                "type": "object",
-                "properties": {
-                    "hora": {"type": "integer", "minimum": 0, "maximum": 23},
-                    "llamadas": _ENTERO,
-                },
-                "required": ["hora", "llamadas"],
-                "additionalProperties": False,
-            },
-        },
+        "horas_pico": _horas_pico("llamadas"),
         "rechazos": {
             "type": "object",
             "properties": {
@@ -108,19 +115,7 @@ SALIDA_USO_ASISTENTE: dict[str, Any] = {
                         "additionalProperties": False,
                     },
                 },
-                "horas_pico": {
-                    "type": "array",
-                    "maxItems": HORAS_PICO,
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "hora": {"type": "integer", "minimum": 0, "maximum": 23},
-                            "veces": _ENTERO,
-                        },
-                        "required": ["hora", "veces"],
-                        "additionalProperties": False,
-                    },
-                },
+                "horas_pico": _horas_pico("veces"),
             },
             "required": ["total", "por_codigo", "horas_pico"],
             "additionalProperties": False,
