@@ -9,6 +9,22 @@ from pathlib import Path
 
 RAIZ = Path(__file__).resolve().parents[2]
 
+
+def _sondear(sonda: str, *argumentos: str, xdist: bool = True) -> subprocess.CompletedProcess:
+    """Run a probe in a fresh interpreter with the hub's settings (DEBUG: no secret needed)."""
+    entorno = {**os.environ, "DJANGO_SETTINGS_MODULE": "hub.settings", "DEBUG": "true"}
+    if not xdist:
+        entorno.pop("PYTEST_XDIST_WORKER", None)
+    return subprocess.run(
+        [sys.executable, "-c", sonda, *argumentos],
+        cwd=RAIZ,
+        env=entorno,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 _SONDA = """
 import gc, sys
 import hub.wsgi
@@ -25,17 +41,15 @@ print(congelados, cargada)
 """
 
 
+def _palabras(sonda: str, *, xdist: bool = True) -> list[str]:
+    """What a probe that must succeed printed, word by word."""
+    resultado = _sondear(sonda, xdist=xdist)
+    resultado.check_returncode()
+    return resultado.stdout.split()
+
+
 def test_loading_the_wsgi_application_freezes_the_start_up_objects_urlconf_included():
-    entorno = {**os.environ, "DJANGO_SETTINGS_MODULE": "hub.settings", "DEBUG": "true"}
-    salida = subprocess.run(
-        [sys.executable, "-c", _SONDA],
-        cwd=RAIZ,
-        env=entorno,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout.split()
+    salida = _palabras(_SONDA)
     congelados, cargada = int(salida[0]), salida[1]
     # Django, DRF, psycopg and the hub's own modules: well over fifty thousand objects.
     assert congelados > 50_000
@@ -66,17 +80,7 @@ print(threading.active_count(), len(sockets), len(abiertas))
 
 def test_the_start_up_path_leaves_nothing_open_that_a_fork_would_share():
     """gunicorn forks the workers from the master that ran this (preload_app)."""
-    entorno = {**os.environ, "DJANGO_SETTINGS_MODULE": "hub.settings", "DEBUG": "true"}
-    entorno.pop("PYTEST_XDIST_WORKER", None)
-    salida = subprocess.run(
-        [sys.executable, "-c", _SONDA_ABIERTO],
-        cwd=RAIZ,
-        env=entorno,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout.split()
+    salida = _palabras(_SONDA_ABIERTO, xdist=False)
     hilos, sockets, conexiones = (int(x) for x in salida)
     assert hilos == 1  # no thread started at load
     assert sockets == 0  # no Redis nor PostgreSQL socket left open
@@ -103,16 +107,7 @@ print(len(get_resolver().namespace_dict), len(llenados))
 
 def test_every_namespace_map_is_filled_at_load_not_in_a_workers_first_request():
     """The admin's map alone took 290 ms in the first reverse("admin:index") of a new worker."""
-    entorno = {**os.environ, "DJANGO_SETTINGS_MODULE": "hub.settings", "DEBUG": "true"}
-    salida = subprocess.run(
-        [sys.executable, "-c", _SONDA_URLS],
-        cwd=RAIZ,
-        env=entorno,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout.split()
+    salida = _palabras(_SONDA_URLS)
     espacios, llenados = int(salida[0]), int(salida[1])
     assert espacios >= 5  # admin, cuentas, mcp, ... each probed
     assert llenados == 0
@@ -133,15 +128,7 @@ finally:
 
 
 def _salir(codigo: int) -> subprocess.CompletedProcess:
-    entorno = {**os.environ, "DJANGO_SETTINGS_MODULE": "hub.settings", "DEBUG": "true"}
-    return subprocess.run(
-        [sys.executable, "-c", _SONDA_SALIDA, str(codigo)],
-        cwd=RAIZ,
-        env=entorno,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return _sondear(_SONDA_SALIDA, str(codigo))
 
 
 def test_a_worker_leaves_without_the_interpreters_teardown_keeping_its_exit_code():
