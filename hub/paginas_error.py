@@ -72,7 +72,9 @@ def pagina(
     except Exception:  # an error page must never fail: draw the plain one
         logger.exception("no fue posible dibujar la página de error %s", status)
         html = _respaldo(request, titulo, status)
-    return HttpResponse(html, status=status, headers=dict(headers or {}))
+    respuesta = HttpResponse(html, status=status, headers=dict(headers or {}))
+    respuesta.pagina_de_marca = True  # under DEBUG too it keeps the CSP (hub.seguridad)
+    return respuesta
 
 
 def solicitud_invalida(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -51,6 +51,8 @@ def test_an_unknown_path_is_the_branded_404_without_the_url_list(cliente):
     assert r.status_code == 404
     texto = _marca(r, "Página no encontrada")
     assert "no existe o no está disponible para usted" in texto
+    nonce = r["Content-Security-Policy"].split("'nonce-")[1].split("'")[0]
+    assert f'<style nonce="{nonce}">' in texto  # the policy of every page, DEBUG or not
     assert "admin/" not in texto.replace('href="/admin/"', "")  # no pattern listed
 
 
