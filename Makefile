@@ -19,6 +19,7 @@ venv: $(STAMP)
 
 ## The service on the embedded default (SQLite and the file cache under var/) with demo data.
 ## DEBUG: a local secret key is kept in var/ (outside DEBUG, SECRET_KEY is required).
+## Errors still show the branded pages; HUB_DEBUG_TECNICO=true gives Django's technical ones.
 run: export DEBUG = true
 run: export HUB_URL_PUBLICA = http://$(HOST):$(PORT)
 run: $(STAMP)

@@ -4,6 +4,11 @@ Django calls these as `handlerNNN` (wrapped by `respuestas.handler_api`) and as
 `CSRF_FAILURE_VIEW`; the global rate limit and `ErrorAPI` raised by a page use `pagina` directly.
 Every page extends `base.html` (brand, CSP nonce). If the page itself cannot be drawn (the
 database or the cache down during a 500), a plain page without the brand answers instead.
+
+With DEBUG on (`make run`) Django skips the handlers and draws its technical pages (English,
+the traceback, every URL pattern); `PaginasDeMarcaConDebug` puts the handlers back so a person
+trying the demo sees the same pages as in production. HUB_DEBUG_TECNICO=true brings Django's
+technical pages back for a developer.
 """
 
 from __future__ import annotations
@@ -12,8 +17,13 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.core import signals
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.http import Http404, HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
+from django.urls import Resolver404, get_resolver, get_urlconf
 from django.utils.html import escape
 
 from hub import respuestas
@@ -62,7 +72,9 @@ def pagina(
     except Exception:  # an error page must never fail: draw the plain one
         logger.exception("no fue posible dibujar la página de error %s", status)
         html = _respaldo(request, titulo, status)
-    return HttpResponse(html, status=status, headers=dict(headers or {}))
+    respuesta = HttpResponse(html, status=status, headers=dict(headers or {}))
+    respuesta.pagina_de_marca = True  # under DEBUG too it keeps the CSP (hub.seguridad)
+    return respuesta
 
 
 def solicitud_invalida(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -100,3 +112,56 @@ def csrf_fallido(request: HttpRequest, reason: str = "") -> HttpResponse:
     if respuestas.es_ruta_api(request.path):
         return respuestas.error(403)
     return pagina(request, 403, plantilla=CSRF)
+
+
+def _estado_de(exception: Exception) -> int:
+    """The status Django's handlers give an exception outside DEBUG."""
+    if isinstance(exception, Http404):
+        return 404
+    if isinstance(exception, PermissionDenied):
+        return 403
+    if isinstance(exception, (BadRequest, SuspiciousOperation, MultiPartParserError)):
+        return 400
+    return 500
+
+
+def _manejador(request: HttpRequest, status: int, exception: Exception | None) -> HttpResponse:
+    """The root URLconf's `handlerNNN`: the very answer production gives (envelope under /api/)."""
+    callback = get_resolver(get_urlconf()).resolve_error_handler(status)
+    return callback(request) if status == 500 else callback(request, exception)
+
+
+class PaginasDeMarcaConDebug:
+    """With DEBUG on, answer errors through the branded handlers instead of Django's technical
+    pages, unless HUB_DEBUG_TECNICO asks for those. Outside DEBUG it does nothing."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    @staticmethod
+    def activo() -> bool:
+        # Read on each request: tests and the live server switch DEBUG with override_settings.
+        return settings.DEBUG and not settings.HUB_DEBUG_TECNICO
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        respuesta = self.get_response(request)
+        # A path no URL pattern matched never reaches a view (so not process_exception below):
+        # Django answered its technical 404, which lists every pattern. No match, no view.
+        if respuesta.status_code == 404 and request.resolver_match is None and self.activo():
+            return _manejador(request, 404, Resolver404({"path": request.path_info}))
+        return respuesta
+
+    def process_exception(self, request: HttpRequest, exception: Exception):
+        if not self.activo() or isinstance(exception, respuestas.ErrorAPI):
+            return None  # ErroresApiMiddleware answers ErrorAPI (and every /api/ exception)
+        if respuestas.es_ruta_api(request.path):
+            return None
+        status = _estado_de(exception)
+        if status == 500:
+            # As Django does outside DEBUG: the signal (the test client re-raises through it)
+            # and the traceback in the console, where the developer looks.
+            signals.got_request_exception.send(sender=None, request=request)
+            logger.error(
+                "error no controlado en %s %s", request.method, request.path, exc_info=exception
+            )
+        return _manejador(request, status, exception)

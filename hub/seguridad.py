@@ -49,8 +49,13 @@ def poner_csp(request: HttpRequest, response: HttpResponse) -> None:
     """Add the policy to an HTML answer, unless the view chose its own (brand SVG, API docs)."""
     if not es_html(response) or "Content-Security-Policy" in response:
         return
-    # Django's debug pages (DEBUG only, never in production) are made of inline script and style.
-    if settings.DEBUG and response.status_code >= 400:
+    # Django's debug pages (DEBUG only, never in production) are made of inline script and style;
+    # the branded error pages that replace them under DEBUG carry their nonce like any page.
+    if (
+        settings.DEBUG
+        and response.status_code >= 400
+        and not getattr(response, "pagina_de_marca", False)
+    ):
         return
     response["Content-Security-Policy"] = politica(request.csp_nonce)
 

@@ -78,6 +78,9 @@ env = Entorno()
 
 DEBUG = env.bool("DEBUG", default=False)
 HUB_PRODUCCION = env.bool("HUB_PRODUCCION", default=False)
+# With DEBUG: Django's technical error pages (traceback, settings, URL list) instead of the
+# branded ones, for a developer who wants them; people trying the demo see the branded pages.
+HUB_DEBUG_TECNICO = env.bool("HUB_DEBUG_TECNICO", default=False)
 if HUB_PRODUCCION and DEBUG:
     # DEBUG answers errors with Django's technical pages: tracebacks, settings, the URL list.
     raise ImproperlyConfigured(
@@ -200,6 +203,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "hub.middleware.AutenticacionSoloPaginas",
     "hub.middleware.MensajesSoloPaginas",
+    # DEBUG (make run): people still get the branded error pages (hub/paginas_error.py).
+    "hub.paginas_error.PaginasDeMarcaConDebug",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "hub.admin_nulos.admin_sin_nulos",
 ]
@@ -208,7 +213,7 @@ ROOT_URLCONF = "hub.urls"
 WSGI_APPLICATION = "hub.wsgi.application"
 AUTH_USER_MODEL = "cuentas.User"
 LOGIN_URL = "cuentas:login"
-LOGIN_REDIRECT_URL = "cuentas:perfil"
+LOGIN_REDIRECT_URL = "inicio"  # the home: the person's tasks come first
 LOGOUT_REDIRECT_URL = "cuentas:login"
 
 TEMPLATES = [

@@ -19,7 +19,7 @@ MENSAJE_SALIDA = "Cerró su sesión. Para volver a ingresar, escriba su usuario 
 
 @method_decorator(limitar_ingreso, name="dispatch")
 class IngresoView(auth_views.LoginView):
-    """GET shows the branded sign-in page; a correct POST goes to the profile (or `next`)."""
+    """GET shows the branded sign-in page; a correct POST goes home, to the tasks (or `next`)."""
 
     template_name = "cuentas/login.html"
     authentication_form = FormularioIngreso

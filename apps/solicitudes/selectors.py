@@ -88,6 +88,15 @@ def tarea_actual(solicitud: Solicitud) -> Tarea | None:
     )
 
 
+def tareas_de(solicitud: Solicitud, limite: int = 50) -> list[Tarea]:
+    """The request's tasks, done and pending, oldest first (its history of who had it)."""
+    return list(
+        Tarea.objects.filter(solicitud_id=solicitud.pk)
+        .select_related("etapa", "rol", "asignada_a", "completada_por")
+        .order_by("recibida_en", "pk")[:limite]
+    )
+
+
 def progreso(solicitud: Solicitud) -> dict[str, Any]:
     """Where the request is in its workflow: current stage order, completed and total stages."""
     etapas = list(Etapa.objects.filter(tipo_id=solicitud.tipo_id).values_list("orden", flat=True))
@@ -133,8 +142,10 @@ def bandeja(
     solo_vencidas: bool = False,
     ahora: datetime | None = None,
     limite: int = 20,
+    desde: int = 0,
 ) -> list[Tarea]:
-    """The `limite` most urgent pending tasks of the inbox, with what a line shows.
+    """The `limite` most urgent pending tasks of the inbox after the first `desde` (a page),
+    with what a line shows.
 
     Two steps on purpose: first the ids from the task table alone (partial indexes, top-N),
     then those rows with their request, type, stage and role; joining before limiting would
@@ -152,12 +163,36 @@ def bandeja(
         return []
     columnas = [p.values_list("id", "vence_en").order_by() for p in partes]
     if por_partes and len(columnas) > 1:
-        columnas = [c.order_by("vence_en", "id")[:limite] for c in columnas]
+        columnas = [c.order_by("vence_en", "id")[: desde + limite] for c in columnas]
     union = columnas[0].union(*columnas[1:], all=True) if len(columnas) > 1 else columnas[0]
-    ids = [pk for pk, _ in union.order_by("vence_en", "id")[:limite]]
+    ids = [pk for pk, _ in union.order_by("vence_en", "id")[desde : desde + limite]]
     if not ids:
         return []
     return list(Tarea.objects.filter(pk__in=ids).para_bandeja())
+
+
+class BandejaPaginable:
+    """The whole inbox for Django's Paginator: `count` is `contar_bandeja`'s total, a slice is
+    one `bandeja` page (never the whole inbox in memory)."""
+
+    def __init__(self, usuario, alcance: str = "rol", *, ahora: datetime | None = None):
+        self.usuario, self.alcance, self.ahora = usuario, alcance, ahora or timezone.now()
+        self.cuentas = contar_bandeja(usuario, alcance, ahora=self.ahora)
+
+    def count(self) -> int:
+        return self.cuentas["total"]
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, tramo: slice) -> list[Tarea]:
+        desde = tramo.start or 0
+        hasta = self.count() if tramo.stop is None else tramo.stop
+        if hasta <= desde:
+            return []
+        return bandeja(
+            self.usuario, self.alcance, ahora=self.ahora, limite=hasta - desde, desde=desde
+        )
 
 
 def contar_bandeja(

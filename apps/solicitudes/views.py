@@ -1,22 +1,28 @@
-"""The signed-in person's screens: home (their inbox and their requests) and a request."""
+"""The signed-in person's screens: home (their inbox and their requests), all their tasks, and a
+request with the actions the services allow them (apps/solicitudes/pantalla.py)."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 from apps.presupuesto import pantallas
 from apps.presupuesto.herramientas.permisos import PERSONALIZADOS
-from apps.solicitudes import selectors
+from apps.solicitudes import pantalla, selectors
+from apps.solicitudes.errores import ErrorSolicitud
 from apps.solicitudes.models import Solicitud
 
 BANDEJA = "solicitudes.bandeja.ver"  # the permission of mis_tareas
 TAREAS_EN_INICIO = 20
+TAREAS_POR_PAGINA = 20
 SOLICITUDES_POR_PAGINA = 20
+NO_DISPONIBLE = "La solicitud no existe o no está disponible."
 
 
 @login_required
@@ -29,13 +35,7 @@ def inicio(request: HttpRequest) -> HttpResponse:
         ahora = timezone.now()
         contexto["cuentas"] = selectors.contar_bandeja(usuario, "rol", ahora=ahora)
         contexto["tareas"] = [
-            {
-                "tarea": t,
-                "solicitud": t.solicitud,
-                "vencida": t.vencida_en(ahora),
-                "por_vencer": t.por_vencer_en(ahora),
-                "asignada_a_mi": t.asignada_a_usuario(usuario),
-            }
+            _linea_de_tarea(t, usuario, ahora)
             for t in selectors.bandeja(usuario, "rol", ahora=ahora, limite=TAREAS_EN_INICIO)
         ]
     # The `mias` of the tools: what the person filed, drafts included (the list reads only the
@@ -50,26 +50,84 @@ def inicio(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_safe
-def detalle(request: HttpRequest, pk: int) -> HttpResponse:
-    """One request, if the person may see it; otherwise 404 (same as if it did not exist)."""
-    solicitud = (
-        Solicitud.objects.visibles_para(request.user)
-        .select_related("tipo", "etapa_actual", "rol_responsable", "solicitante", "padre", "area")
-        .con_hijos()
-        .filter(pk=pk)
-        .first()
-    )
-    if solicitud is None:
-        raise Http404("La solicitud no existe o no está disponible.")
+def tareas(request: HttpRequest) -> HttpResponse:
+    """/solicitudes/tareas: every pending task of the person's inbox, most urgent first, paged."""
+    usuario = request.user
+    if not usuario.has_perm(BANDEJA):
+        raise PermissionDenied
+    ahora = timezone.now()
+    bandeja = selectors.BandejaPaginable(usuario, "rol", ahora=ahora)
+    pagina = Paginator(bandeja, TAREAS_POR_PAGINA).get_page(request.GET.get("pagina"))
     contexto = {
-        "solicitud": solicitud,
-        "campos": selectors.campos_publicos(solicitud),
-        "progreso": selectors.progreso(solicitud),
-        "tarea": selectors.tarea_actual(solicitud),
-        "eventos": selectors.historial(solicitud, 30),
-        "comentarios": selectors.ultimos_comentarios(solicitud, 50),
-        "hijos": list(solicitud.hijos.all()),
-        # Only the budget documents the person could open (same rule as their screens).
-        "presupuesto": pantallas.del_radicado(request.user, solicitud.numero_radicado),
+        "cuentas": bandeja.cuentas,
+        "pagina": pagina,
+        "tareas": [_linea_de_tarea(t, usuario, ahora) for t in pagina],
     }
-    return render(request, "solicitudes/detalle.html", contexto)
+    return render(request, "solicitudes/tareas.html", contexto)
+
+
+def _linea_de_tarea(t, usuario, ahora) -> dict:
+    return {
+        "tarea": t,
+        "solicitud": t.solicitud,
+        "vencida": t.vencida_en(ahora),
+        "por_vencer": t.por_vencer_en(ahora),
+        "asignada_a_mi": t.asignada_a_usuario(usuario),
+    }
+
+
+@login_required
+@require_safe
+def detalle(request: HttpRequest, pk: int) -> HttpResponse:
+    """One request, if the person may see it (otherwise 404, as if it did not exist), with the
+    actions the services allow them."""
+    solicitud = pantalla.solicitud_visible(request.user, pk)
+    if solicitud is None:
+        raise Http404(NO_DISPONIBLE)
+    return render(request, "solicitudes/detalle.html", pantalla.contexto(request.user, solicitud))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def actuar(request: HttpRequest, pk: int, accion: str) -> HttpResponse:
+    """POST /solicitudes/<pk>/<accion>: one action through its service, then back to the page.
+
+    Rejecting and annulling show a confirmation page first (GET, or a POST without
+    `confirmar=si`). A refusal of the service redraws the page with its reason: 403 not allowed,
+    409 not in this state, 422 bad input (what was typed is kept).
+    """
+    definicion = pantalla.ACCIONES.get(accion)
+    solicitud = pantalla.solicitud_visible(request.user, pk) if definicion else None
+    if solicitud is None:
+        raise Http404(NO_DISPONIBLE)
+    if request.method == "GET" and not definicion.confirmar:
+        return HttpResponseNotAllowed(["POST"])
+    contexto = pantalla.contexto(request.user, solicitud)
+    if definicion.confirmar:
+        contexto |= {"accion": definicion, "clave": accion}
+        contexto["pregunta"] = definicion.pregunta.format(numero=solicitud.numero_visible)
+        if request.method == "GET" or request.POST.get("confirmar") != "si":
+            # The question only to whom may answer it; a confirmed POST meets the service.
+            if not contexto["ofrece"][accion]:
+                contexto["error"] = "Usted no puede hacer esto con la solicitud en este momento."
+                return render(request, "solicitudes/detalle.html", contexto, status=403)
+            contexto["valores"] = {definicion.campo: request.POST.get(definicion.campo, "")}
+            return render(request, "solicitudes/confirmar.html", contexto)
+    try:
+        mensaje = pantalla.ejecutar(
+            accion, solicitud=solicitud, actor=request.user, datos=request.POST
+        )
+    except ErrorSolicitud as error:
+        status = pantalla.estado_http(error)
+        if status == 404:
+            raise Http404(NO_DISPONIBLE) from error
+        contexto |= {
+            "error": error.detalle,
+            "errores": error.campos or {},
+            "fallida": accion,
+            "valores": {definicion.campo: request.POST.get(definicion.campo, "")},
+        }
+        plantilla = "confirmar" if definicion.confirmar else "detalle"
+        return render(request, f"solicitudes/{plantilla}.html", contexto, status=status)
+    messages.success(request, mensaje)
+    return redirect(solicitud.enlace + ("#comentarios" if accion == "comentar" else ""))

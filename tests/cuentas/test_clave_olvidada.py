@@ -59,7 +59,7 @@ def test_a_person_resets_the_password_by_e_mail_and_signs_in_with_it(client):
     assert "Su contraseña quedó actualizada" in client.get(r["Location"]).content.decode()
 
     entrada = client.post("/cuentas/login/", {"username": "camila", "password": NUEVA})
-    assert entrada.status_code == 302 and entrada["Location"] == "/cuentas/perfil/"
+    assert entrada.status_code == 302 and entrada["Location"] == "/"
     client.logout()
     usado = client.get(enlace, follow=True).content.decode()
     assert "El enlace ya no sirve" in usado

@@ -66,7 +66,7 @@ def test_a_person_resets_a_forgotten_password_end_to_end(camila, navegador, anch
     pagina.get_by_label("Usuario").fill("camila")
     pagina.get_by_label("Contraseña", exact=True).fill(NUEVA)
     pagina.get_by_role("button", name="Ingresar").click()
-    pagina.wait_for_url("**/cuentas/perfil/")
+    pagina.wait_for_url(pagina.base + "/")
     pagina.get_by_role("button", name="Cerrar sesión").click()
     pagina.wait_for_url("**/cuentas/login/")
     assert pagina.locator(".ingreso-aviso").inner_text().startswith("Cerró su sesión.")

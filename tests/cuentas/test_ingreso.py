@@ -16,6 +16,7 @@ pytestmark = pytest.mark.django_db
 LOGIN = "/cuentas/login/"
 LOGOUT = "/cuentas/logout/"
 PERFIL = "/cuentas/perfil/"
+INICIO = "/"  # where signing in lands: the person's tasks
 CLAVE = "clave-de-prueba-123"
 
 
@@ -84,12 +85,12 @@ def test_the_form_speaks_spanish(client):
     assert '<html lang="es">' in html
 
 
-def test_a_correct_sign_in_goes_to_the_profile(client):
+def test_a_correct_sign_in_goes_to_the_home_with_the_persons_tasks(client):
     UserFactory(username="camila")
     r = client.post(LOGIN, {"username": "camila", "password": CLAVE})
     assert r.status_code == 302
-    assert r["Location"] == PERFIL
-    assert client.get(PERFIL).status_code == 200
+    assert r["Location"] == INICIO
+    assert client.get(INICIO).status_code == 200
 
 
 def test_a_safe_next_address_is_honoured(client):
@@ -103,7 +104,7 @@ def test_a_foreign_next_address_is_ignored(client):
     r = client.post(
         LOGIN, {"username": "camila", "password": CLAVE, "next": "https://malo.example/"}
     )
-    assert r["Location"] == PERFIL
+    assert r["Location"] == INICIO
 
 
 def _rechazo(html: str) -> str:
@@ -192,11 +193,11 @@ def test_the_sign_in_offers_the_password_reset_and_a_show_password_button(client
     assert "data-mostrar-clave" in admin
 
 
-def test_a_signed_in_person_is_sent_from_sign_in_to_the_profile(client):
+def test_a_signed_in_person_is_sent_from_sign_in_to_the_home(client):
     client.force_login(UserFactory())
     r = client.get(LOGIN)
     assert r.status_code == 302
-    assert r["Location"] == PERFIL
+    assert r["Location"] == INICIO
 
 
 def test_sign_out_by_post_ends_the_session_and_returns_to_sign_in(client):
@@ -261,7 +262,7 @@ def test_on_a_phone_the_sign_in_fits_the_screen_and_signs_in(marca_y_persona, na
     pagina.get_by_label("Usuario").fill("camila")
     pagina.get_by_label("Contraseña").fill(CLAVE)
     pagina.get_by_role("button", name="Ingresar").click()
-    pagina.wait_for_url(pagina.base + PERFIL)
+    pagina.wait_for_url(pagina.base + INICIO)
     # Let the page's own requests (e.g. /favicon.ico) finish before the live server stops.
     pagina.wait_for_load_state("networkidle")
     assert violaciones == []

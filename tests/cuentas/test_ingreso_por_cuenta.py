@@ -106,7 +106,7 @@ def test_a_hundred_failures_from_a_hundred_addresses_lock_new_browsers_out_not_a
     assert "_auth_user_id" not in nuevo.session
     # The owner's known browser gets in, from wherever.
     r = _ingresar(conocido, CLAVE, ip=_direccion(501))
-    assert r.status_code == 302 and r["Location"] == "/cuentas/perfil/"
+    assert r.status_code == 302 and r["Location"] == "/"
     assert conocido.get("/cuentas/perfil/").status_code == 200
 
 

@@ -49,7 +49,7 @@ def test_a_new_browser_meets_the_lock_and_the_known_one_still_signs_in(
     propio = navegador(ancho, alto)
     violaciones = vigilar_csp(propio)
     assert _ingresar(propio, "camila", CLAVE).status == 302
-    propio.wait_for_url("**/cuentas/perfil/")
+    propio.wait_for_url(propio.base + "/")
     propio.get_by_role("button", name="Cerrar sesión").click()
     propio.wait_for_url("**/cuentas/login/")
 
@@ -67,7 +67,7 @@ def test_a_new_browser_meets_the_lock_and_the_known_one_still_signs_in(
     capturar(ajeno, f"cuenta_protegida_{ancho}")
 
     assert _ingresar(propio, "camila", CLAVE).status == 302
-    propio.wait_for_url("**/cuentas/perfil/")
+    propio.wait_for_url(propio.base + "/")
     assert [m.to for m in mail.outbox] == [["camila@entidad.gov.co"]]
     propio.wait_for_load_state("networkidle")
     assert violaciones == []

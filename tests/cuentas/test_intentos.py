@@ -57,7 +57,7 @@ def test_the_count_is_per_account_and_address_not_a_lock_out_by_a_stranger(clien
     _fallar(client, intentos.POR_CUENTA, ip=OTRA_IP)  # a stranger guesses from elsewhere
     r = _ingresar(client, "camila", CLAVE, ip=IP)
     assert r.status_code == 302
-    assert r["Location"] == "/cuentas/perfil/"
+    assert r["Location"] == "/"
 
 
 def test_the_ninth_and_tenth_failures_are_still_answered(client, camila):

@@ -213,8 +213,17 @@ def test_the_brand_image_keeps_its_sandbox_policy(client):
 
 def test_django_debug_pages_are_left_alone_because_they_are_inline(client, settings):
     settings.DEBUG = True
+    settings.HUB_DEBUG_TECNICO = True  # the technical pages, for a developer
     r = client.get("/no-existe/")
     assert r.status_code == 404
     assert "Content-Security-Policy" not in r
     settings.DEBUG = False
     assert PATRON.match(client.get("/no-existe/")["Content-Security-Policy"])
+
+
+def test_the_branded_error_pages_under_debug_keep_the_policy(client, settings):
+    settings.DEBUG = True
+    settings.HUB_DEBUG_TECNICO = False
+    r = client.get("/no-existe/")
+    assert r.status_code == 404
+    assert PATRON.match(r["Content-Security-Policy"])

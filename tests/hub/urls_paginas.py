@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import BadRequest, PermissionDenied
+from django.http import Http404
 from django.urls import include, path
 
 from hub import respuestas
@@ -17,6 +18,14 @@ def rota(request):
     raise RuntimeError("detalle-interno-que-no-debe-salir")
 
 
+def mala(request):
+    raise BadRequest("detalle-interno-de-la-peticion")
+
+
+def ausente(request):
+    raise Http404("detalle-interno-del-404")
+
+
 def limitada(request):
     raise respuestas.ErrorAPI(429, headers={"Retry-After": "17"})
 
@@ -25,6 +34,8 @@ urlpatterns = [
     path("prueba/prohibida", prohibida),
     path("prueba/rota", rota),
     path("prueba/limitada", limitada),
+    path("prueba/mala", mala),
+    path("prueba/ausente", ausente),
     path("prueba/api/v1/prohibida", prohibida),
     path("prueba/api/v1/rota", rota),
     path("", include("hub.urls")),

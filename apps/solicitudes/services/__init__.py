@@ -9,15 +9,19 @@ de estados").
 
 from __future__ import annotations
 
-from apps.solicitudes.services.chat import comentar, validar_comentario
+from apps.solicitudes.services.chat import comentar, puede_comentar, validar_comentario
 from apps.solicitudes.services.flujo import (
+    acciones_permitidas,
     anular,
     aprobar,
     asignar,
     avanzar,
     corregir,
     devolver,
+    es_ultima_etapa,
     marcar_atencion,
+    puede_anular,
+    puede_asignar,
     reanudar,
     rechazar,
 )
@@ -40,6 +44,7 @@ __all__ = [
     "SEVERIDADES",
     "TRANSICIONES",
     "CasoMesaAyuda",
+    "acciones_permitidas",
     "anular",
     "aprobar",
     "asignar",
@@ -48,7 +53,11 @@ __all__ = [
     "corregir",
     "crear_borrador",
     "devolver",
+    "es_ultima_etapa",
     "marcar_atencion",
+    "puede_anular",
+    "puede_asignar",
+    "puede_comentar",
     "radicar",
     "radicar_borrador",
     "radicar_mesa_ayuda",

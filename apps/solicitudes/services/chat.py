@@ -11,12 +11,18 @@ from apps.solicitudes.models.bandeja import usuario_valido
 from apps.solicitudes.services.validacion import MAX_COMENTARIO, validar_texto
 
 
+def puede_comentar(*, solicitud: Solicitud, autor) -> bool:
+    """The rule of `comentar`: an active person who can see the request (a page offers the
+    comment box from it)."""
+    return usuario_valido(autor) and (
+        Solicitud.objects.visibles_para(autor).filter(pk=solicitud.pk).exists()
+    )
+
+
 def validar_comentario(*, solicitud: Solicitud, autor, texto: str) -> str:
     """Everything `comentar` checks, without writing: the cleaned text (for a preview)."""
     texto = validar_texto(texto, "texto", minimo=1, maximo=MAX_COMENTARIO)
-    if not usuario_valido(autor) or not (
-        Solicitud.objects.visibles_para(autor).filter(pk=solicitud.pk).exists()
-    ):
+    if not puede_comentar(solicitud=solicitud, autor=autor):
         raise SolicitudNoEncontrada("La solicitud no existe o no está disponible.")
     return texto
 

@@ -21,10 +21,12 @@ from apps.solicitudes.services.ciclo import bloquear, cerrar, crear_tarea_de_eta
 from apps.solicitudes.services.historial import comentar_si_hay_texto, crear_evento, nombre_actor
 from apps.solicitudes.services.transiciones import (
     PLAZO_CORRECCION_HORAS,
+    TRANSICIONES,
+    es_responsable,
     exigir_estado,
     exigir_responsable,
     puede_atender,
-    roles_de,
+    tiene_el_rol,
 )
 from apps.solicitudes.services.validacion import (
     MAX_MOTIVO,
@@ -32,6 +34,54 @@ from apps.solicitudes.services.validacion import (
     validar_campos,
     validar_texto,
 )
+
+# The actions that move a request's current stage; each needs the stage's holder.
+ACCIONES_DE_ETAPA = ("avanzar", "aprobar", "devolver", "rechazar", "marcar_atencion", "reanudar")
+
+
+def puede_asignar(*, tarea: Tarea, actor) -> bool:
+    """Whether `asignar` lets `actor` take this task (or hand it on): pending, of a role, and
+    the actor holds that role."""
+    return tarea.pendiente and tarea.rol_id is not None and tiene_el_rol(actor, tarea.rol_id)
+
+
+def es_ultima_etapa(solicitud: Solicitud) -> bool:
+    """No stage after the current one: `aprobar` may close it (`avanzar` approves too)."""
+    return solicitud.etapa_actual is None or solicitud.etapa_actual.siguiente() is None
+
+
+def _es_autor(solicitud: Solicitud, actor) -> bool:
+    return solicitud.solicitante_id is not None and solicitud.solicitante_id == actor.pk
+
+
+def puede_anular(*, solicitud: Solicitud, actor) -> bool:
+    """Whether `anular` lets `actor` cancel the request now (its rule, without writing)."""
+    if solicitud.estado not in TRANSICIONES["anular"] or not usuario_valido(actor):
+        return False
+    if actor.is_superuser or _es_autor(solicitud, actor):
+        return True
+    return solicitud.estado != Estado.BORRADOR and es_responsable(solicitud, actor)
+
+
+def acciones_permitidas(*, solicitud: Solicitud, actor, tarea: Tarea | None = None) -> frozenset:
+    """The workflow services `actor` may call now on `solicitud` (what a page offers them).
+
+    The services' own checks, without writing: the state (TRANSICIONES), the stage's holder
+    (`es_responsable`), the last stage for `aprobar`, the filer for `anular`, the task's role
+    for `asignar` (`tarea`: the pending task, if the caller has it).
+    """
+    if not usuario_valido(actor):
+        return frozenset()
+    acciones: set[str] = set()
+    if es_responsable(solicitud, actor):
+        acciones.update(a for a in ACCIONES_DE_ETAPA if solicitud.estado in TRANSICIONES[a])
+        if "aprobar" in acciones and not es_ultima_etapa(solicitud):
+            acciones.discard("aprobar")
+    if puede_anular(solicitud=solicitud, actor=actor):
+        acciones.add("anular")
+    if tarea is not None and puede_asignar(tarea=tarea, actor=actor):
+        acciones.add("asignar")
+    return frozenset(acciones)
 
 
 def asignar(*, tarea: Tarea, usuario, actor) -> Tarea:
@@ -54,13 +104,9 @@ def asignar(*, tarea: Tarea, usuario, actor) -> Tarea:
             raise TransicionInvalida("La tarea ya fue completada.")
         if t.rol_id is None:
             raise TransicionInvalida("La corrección del solicitante no se reasigna.")
-        if not usuario_valido(actor) or (
-            not actor.is_superuser and t.rol_id not in roles_de(actor)
-        ):
+        if not puede_asignar(tarea=t, actor=actor):
             raise AccionNoPermitida("Solo las personas del rol de la tarea pueden asignarla.")
-        if not usuario_valido(usuario) or (
-            not usuario.is_superuser and t.rol_id not in roles_de(usuario)
-        ):
+        if not tiene_el_rol(usuario, t.rol_id):
             raise DatosInvalidos(
                 "Datos inválidos.",
                 campos={"usuario": ["La persona debe estar activa y tener el rol de la tarea."]},
@@ -130,7 +176,7 @@ def aprobar(*, solicitud: Solicitud, actor, comentario: str | None = None) -> So
         s = bloquear(solicitud)
         exigir_estado(s, "aprobar")
         exigir_responsable(s, actor)
-        if s.etapa_actual is not None and s.etapa_actual.siguiente() is not None:
+        if not es_ultima_etapa(s):
             raise TransicionInvalida(
                 "Faltan etapas por completar: la solicitud se aprueba en la última etapa."
             )
@@ -272,8 +318,7 @@ def anular(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
         exigir_estado(s, "anular")
         if not usuario_valido(actor):
             raise AccionNoPermitida("Se requiere una persona activa para esta acción.")
-        es_autor = s.solicitante_id is not None and s.solicitante_id == actor.pk
-        if not es_autor and not actor.is_superuser:
+        if not _es_autor(s, actor) and not actor.is_superuser:
             if s.estado == Estado.BORRADOR:
                 raise AccionNoPermitida("Solo quien creó el borrador puede anularlo.")
             exigir_responsable(s, actor)

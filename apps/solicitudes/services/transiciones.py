@@ -73,11 +73,32 @@ def _tarea_pendiente_de_etapa(solicitud: Solicitud) -> Tarea | None:
     )
 
 
+def tiene_el_rol(usuario, rol_id: int | None) -> bool:
+    """An active person holding the role `rol_id` (superusers hold every role)."""
+    if not usuario_valido(usuario) or rol_id is None:
+        return False
+    return usuario.is_superuser or rol_id in roles_de(usuario)
+
+
 def puede_atender(usuario, tarea: Tarea) -> bool:
     """The task's holder, or anyone of its role while it sits in the common inbox."""
     if tarea.asignada_a_id is not None:
         return tarea.asignada_a_id == usuario.pk
     return tarea.rol_id is not None and tarea.rol_id in roles_de(usuario)
+
+
+def es_responsable(solicitud: Solicitud, actor) -> bool:
+    """Whether `exigir_responsable` lets `actor` move the request's current stage (a page offers
+    the actions from this same rule)."""
+    if not usuario_valido(actor):
+        return False
+    if actor.is_superuser:
+        return True
+    tarea = _tarea_pendiente_de_etapa(solicitud)
+    if tarea is not None:
+        return puede_atender(actor, tarea)
+    etapa = solicitud.etapa_actual
+    return etapa is not None and etapa.rol_id in roles_de(actor)
 
 
 def exigir_responsable(solicitud: Solicitud, actor) -> None:
@@ -88,15 +109,7 @@ def exigir_responsable(solicitud: Solicitud, actor) -> None:
     """
     if not usuario_valido(actor):
         raise AccionNoPermitida("Se requiere una persona activa para esta acción.")
-    if actor.is_superuser:
-        return
-    tarea = _tarea_pendiente_de_etapa(solicitud)
-    if tarea is not None:
-        permitido = puede_atender(actor, tarea)
-    else:
-        etapa = solicitud.etapa_actual
-        permitido = etapa is not None and etapa.rol_id in roles_de(actor)
-    if not permitido:
+    if not es_responsable(solicitud, actor):
         raise AccionNoPermitida(
             "Solo quien tiene la tarea de la etapa actual, o su rol si no está asignada, "
             "puede hacerlo."

@@ -1,0 +1,174 @@
+"""The request page: what it shows, which actions it offers (from the services' own rules) and
+how an action posted from it runs through its service."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from apps.presupuesto import pantallas
+from apps.solicitudes import selectors, services
+from apps.solicitudes.errores import (
+    AccionNoPermitida,
+    DatosInvalidos,
+    ErrorSolicitud,
+    SolicitudNoEncontrada,
+    TransicionInvalida,
+)
+from apps.solicitudes.models import Solicitud
+
+EVENTOS_EN_PANTALLA = 30
+COMENTARIOS_EN_PANTALLA = 50
+
+
+@dataclass(frozen=True)
+class AccionPagina:
+    """One action of the page: its service, what it asks for and what it says when done."""
+
+    servicio: str  # its name in services.acciones_permitidas ("comentar": the chat)
+    exito: str  # success message; {numero} is the request's number
+    campo: str = ""  # "motivo" (required), "comentario" (optional), "texto" (the comment)
+    confirmar: bool = False  # a confirmation page comes first
+    pregunta: str = ""  # the confirmation page's question
+    aviso: str = ""  # what confirming does
+    boton: str = ""  # the confirming button
+
+
+# URL slug -> action (/solicitudes/<pk>/<slug>).
+ACCIONES: dict[str, AccionPagina] = {
+    "comentar": AccionPagina("comentar", "Su comentario quedó publicado.", campo="texto"),
+    "tomar": AccionPagina("asignar", "La tarea de la solicitud {numero} quedó asignada a usted."),
+    "avanzar": AccionPagina(
+        "avanzar", "Completó la etapa: la solicitud {numero} siguió su trámite."
+    ),
+    "aprobar": AccionPagina("aprobar", "La solicitud {numero} quedó aprobada."),
+    "devolver": AccionPagina(
+        "devolver", "La solicitud {numero} volvió al solicitante para corregirla.", campo="motivo"
+    ),
+    "atencion": AccionPagina(
+        "marcar_atencion", "La solicitud {numero} quedó marcada para atención.", campo="motivo"
+    ),
+    "reanudar": AccionPagina("reanudar", "El trámite de la solicitud {numero} se reanudó."),
+    "rechazar": AccionPagina(
+        "rechazar",
+        "La solicitud {numero} quedó rechazada.",
+        campo="motivo",
+        confirmar=True,
+        pregunta="¿Rechazar la solicitud {numero}?",
+        aviso=(
+            "La solicitud se cierra con respuesta desfavorable y ya no podrá moverse. "
+            "El motivo queda en su historial, a la vista de quienes participan en ella."
+        ),
+        boton="Sí, rechazar la solicitud",
+    ),
+    "anular": AccionPagina(
+        "anular",
+        "La solicitud {numero} quedó anulada.",
+        campo="motivo",
+        confirmar=True,
+        pregunta="¿Anular la solicitud {numero}?",
+        aviso=(
+            "Anular es para una solicitud radicada por error o retirada: se cierra sin respuesta "
+            "y ya no podrá moverse. El motivo queda en su historial."
+        ),
+        boton="Sí, anular la solicitud",
+    ),
+}
+
+# Domain error -> HTTP status of the page that answers it.
+ESTADOS_HTTP: dict[type[ErrorSolicitud], int] = {
+    DatosInvalidos: 422,
+    TransicionInvalida: 409,
+    AccionNoPermitida: 403,
+    SolicitudNoEncontrada: 404,
+}
+
+
+def estado_http(error: ErrorSolicitud) -> int:
+    return next((s for tipo, s in ESTADOS_HTTP.items() if isinstance(error, tipo)), 400)
+
+
+def solicitud_visible(usuario, pk: int) -> Solicitud | None:
+    """The request if `usuario` may see it (None: missing or not theirs, the same answer)."""
+    return (
+        Solicitud.objects.visibles_para(usuario)
+        .select_related("tipo", "etapa_actual", "rol_responsable", "solicitante", "padre", "area")
+        .con_hijos()
+        .filter(pk=pk)
+        .first()
+    )
+
+
+def ofrecidas(usuario, solicitud: Solicitud, tarea) -> dict[str, bool]:
+    """Which of ACCIONES the page offers `usuario`: only what the services would allow."""
+    permitidas = services.acciones_permitidas(solicitud=solicitud, actor=usuario, tarea=tarea)
+    ofrece = {clave: a.servicio in permitidas for clave, a in ACCIONES.items()}
+    ofrece["comentar"] = services.puede_comentar(solicitud=solicitud, autor=usuario)
+    # Taking a task one already holds is no action.
+    ofrece["tomar"] = ofrece["tomar"] and tarea.asignada_a_id != usuario.pk
+    # At the last stage, completing it is approving: one button ("Aprobar"), not two.
+    ofrece["avanzar"] = ofrece["avanzar"] and not ofrece["aprobar"]
+    return ofrece
+
+
+def contexto(usuario, solicitud: Solicitud) -> dict[str, Any]:
+    """Everything the request page shows."""
+    tarea = selectors.tarea_actual(solicitud)
+    ofrece = ofrecidas(usuario, solicitud, tarea)
+    etapa = solicitud.etapa_actual
+    return {
+        "solicitud": solicitud,
+        "campos": selectors.campos_publicos(solicitud),
+        "progreso": selectors.progreso(solicitud),
+        "tarea": tarea,
+        "tareas": selectors.tareas_de(solicitud),
+        "eventos": selectors.historial(solicitud, EVENTOS_EN_PANTALLA),
+        "comentarios": selectors.ultimos_comentarios(solicitud, COMENTARIOS_EN_PANTALLA),
+        "hijos": list(solicitud.hijos.all()),
+        # Only the budget documents the person could open (same rule as their screens).
+        "presupuesto": pantallas.del_radicado(usuario, solicitud.numero_radicado),
+        "ofrece": ofrece,
+        "con_acciones": any(v for k, v in ofrece.items() if k != "comentar"),
+        "siguiente": etapa.siguiente() if ofrece["avanzar"] and etapa is not None else None,
+        "zona_horaria": settings.TIME_ZONE,
+        "ahora": timezone.now(),
+        "max_texto": services.MAX_COMENTARIO,
+        "errores": {},
+        "valores": {},
+    }
+
+
+def ejecutar(clave: str, *, solicitud: Solicitud, actor, datos: Mapping[str, Any]) -> str:
+    """Run the action `clave` through its service; the success message (ErrorSolicitud if the
+    service refuses)."""
+    accion = ACCIONES[clave]
+    texto = str(datos.get(accion.campo, "")) if accion.campo else ""
+    if clave == "comentar":
+        services.comentar(solicitud=solicitud, autor=actor, texto=texto)
+    elif clave == "tomar":
+        tarea = selectors.tarea_actual(solicitud)
+        if tarea is None:
+            raise TransicionInvalida("La solicitud no tiene una tarea pendiente.")
+        services.asignar(tarea=tarea, usuario=actor, actor=actor)
+    elif accion.campo == "motivo":
+        MOTIVADAS[accion.servicio](solicitud=solicitud, actor=actor, motivo=texto)
+    else:
+        SIN_MOTIVO[accion.servicio](solicitud=solicitud, actor=actor)
+    return accion.exito.format(numero=solicitud.numero_visible)
+
+
+MOTIVADAS = {
+    "devolver": services.devolver,
+    "marcar_atencion": services.marcar_atencion,
+    "rechazar": services.rechazar,
+    "anular": services.anular,
+}
+SIN_MOTIVO = {
+    "avanzar": services.avanzar,
+    "aprobar": services.aprobar,
+    "reanudar": services.reanudar,
+}

@@ -1,0 +1,105 @@
+"""The request page's actions in a real browser at 1280 px and on a phone (390 px): take the
+task, comment, reject after the confirmation page, return with a reason; screenshots in
+var/capturas/ (solicitud_acciones_*, solicitud_confirmar_rechazo_*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.marca import demo as marca_demo
+from apps.solicitudes.models import Comentario, Solicitud, Tarea
+from hub.demo import ContextoDemo
+from tests.navegador_csp import vigilar_csp
+from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
+from tests.solicitudes.factories import persona
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
+
+ANCHOS = [(1280, 900), (390, 844)]
+CLAVE = "clave-de-prueba-123"
+
+
+def _ingresar(pagina, usuario: str, destino: str) -> None:
+    pagina.goto(f"{pagina.base}/cuentas/login/?next={destino}")
+    pagina.get_by_label("Usuario").fill(usuario)
+    pagina.get_by_label("Contraseña", exact=True).fill(CLAVE)
+    pagina.get_by_role("button", name="Ingresar").click()
+    pagina.wait_for_url(pagina.base + destino)
+
+
+def _aviso(pagina) -> str:
+    return pagina.locator("p[role=status]").inner_text()
+
+
+def _sin_desbordes(pagina, ancho: int) -> None:
+    assert ancho_de_pagina(pagina) <= ancho
+    assert palabras_partidas(pagina, "main") == []
+
+
+@pytest.mark.parametrize(("ancho", "alto"), ANCHOS)
+def test_a_colleague_takes_the_task_comments_and_rejects_after_confirming(
+    flujo, navegador, ancho, alto
+):
+    marca_demo.cargar(ContextoDemo())
+    s = flujo.radicar(resumen="Viáticos de la comisión a Cartagena para la auditoría")
+    colega = persona(flujo.roles[0], username="camila", first_name="Camila", last_name="Rojas")
+    pagina = navegador(ancho, alto)
+    violaciones = vigilar_csp(pagina)
+    _ingresar(pagina, "camila", s.enlace)
+
+    pagina.get_by_role("button", name="Tomar la tarea").click()
+    pagina.wait_for_load_state()
+    assert _aviso(pagina) == f"La tarea de la solicitud {s.numero_visible} quedó asignada a usted."
+    assert Tarea.objects.pendientes().get(solicitud=s).asignada_a_id == colega.pk
+    assert pagina.get_by_role("button", name="Tomar la tarea").count() == 0
+
+    pagina.get_by_label("Escriba un comentario").fill("Reviso los soportes hoy mismo.")
+    pagina.get_by_role("button", name="Publicar el comentario").click()
+    pagina.wait_for_url(f"**{s.enlace}#comentarios")
+    assert _aviso(pagina) == "Su comentario quedó publicado."
+    assert Comentario.objects.get(solicitud=s).texto == "Reviso los soportes hoy mismo."
+    assert "Reviso los soportes hoy mismo." in pagina.locator("#comentarios").inner_text()
+    for nombre in ("Completar la etapa y pasar a «Etapa 2", "Rechazar…", "Anular…"):
+        assert pagina.get_by_text(nombre).first.is_visible(), nombre
+    _sin_desbordes(pagina, ancho)
+    capturar(pagina, f"solicitud_acciones_{ancho}")
+
+    pagina.get_by_role("link", name="Rechazar…").click()
+    pagina.wait_for_url(f"**{s.enlace}/rechazar")
+    pregunta = f"¿Rechazar la solicitud {s.numero_visible}?"
+    assert pagina.get_by_role("heading", name=pregunta).is_visible()
+    _sin_desbordes(pagina, ancho)
+    capturar(pagina, f"solicitud_confirmar_rechazo_{ancho}")
+    assert Solicitud.objects.get(pk=s.pk).estado == "radicado"  # nothing happened yet
+    pagina.get_by_label("Motivo").fill("No adjuntó la resolución de la comisión")
+    pagina.get_by_role("button", name="Sí, rechazar la solicitud").click()
+    pagina.wait_for_url(pagina.base + s.enlace)
+    assert _aviso(pagina) == f"La solicitud {s.numero_visible} quedó rechazada."
+    assert Solicitud.objects.get(pk=s.pk).estado == "rechazado"
+    assert pagina.locator("#acciones").count() == 0  # a closed request offers nothing
+    assert "No adjuntó la resolución de la comisión" in pagina.inner_text("main")
+    pagina.wait_for_load_state("networkidle")
+    assert violaciones == []
+
+
+@pytest.mark.parametrize(("ancho", "alto"), ANCHOS)
+def test_the_holder_returns_the_request_with_a_reason(flujo, navegador, ancho, alto):
+    marca_demo.cargar(ContextoDemo())
+    s = flujo.radicar()
+    titular = flujo.responsables[0]
+    Tarea.objects.filter(solicitud=s).update(asignada_a=titular)
+    pagina = navegador(ancho, alto)
+    violaciones = vigilar_csp(pagina)
+    _ingresar(pagina, titular.username, s.enlace)
+    pagina.get_by_text("Devolver al solicitante para corregir").click()
+    pagina.get_by_label("Qué debe corregir").fill("Falta la certificación bancaria")
+    pagina.get_by_role("button", name="Devolver al solicitante").click()
+    pagina.wait_for_url(pagina.base + s.enlace)
+    assert _aviso(pagina) == (
+        f"La solicitud {s.numero_visible} volvió al solicitante para corregirla."
+    )
+    assert Solicitud.objects.get(pk=s.pk).estado == "devuelto"
+    _sin_desbordes(pagina, ancho)
+    capturar(pagina, f"solicitud_devuelta_{ancho}")
+    pagina.wait_for_load_state("networkidle")
+    assert violaciones == []
