@@ -108,7 +108,7 @@ class TipoCredencial:
     nombre: str
     papel: Papel
     cabecera: str  # its own header, as request.META names it
-    prefijo: str  # of its secrets (secretos.bien_formado)
+    prefijo: str  # of its secrets (secretos.huella_si_bien_formado)
     bearer: str
     buscar: Callable[[str], Any]  # digest -> row, from the shared cache (apps.mcp.identidades)
     anotar_uso: Callable[[Any, str, datetime], None]  # (row, ip, now): the once-a-minute write
@@ -170,7 +170,7 @@ def presentadas(request: HttpRequest) -> dict[Papel, dict[str, TipoCredencial]]:
 @dataclass(frozen=True)
 class Resuelta:
     """A credential that names someone: its kind, its row's id and person, and the row itself
-    (None while planning: only this process's memory of it, see identidades.vista)."""
+    (None while planning: only this process's memory of it, see identidades.prever)."""
 
     tipo: TipoCredencial
     id: int
@@ -181,12 +181,12 @@ class Resuelta:
 def _resolver(tipo: TipoCredencial, secreto: str, plan: Plan | None) -> Resuelta | None:
     """The valid row a secret names (None: 401); while planning, the keys its lookup reads and
     this process's memory of it (None: nothing to guess)."""
-    if not secretos.bien_formado(secreto, tipo.prefijo):
+    digest = secretos.huella_si_bien_formado(secreto, tipo.prefijo)
+    if digest is None:
         return None
-    digest = secretos.huella(secreto)
     if plan is not None:
-        plan.leer(identidades.claves(digest))
-        vista = identidades.vista(digest)
+        claves, vista = identidades.prever(digest)
+        plan.leer(claves)
         return Resuelta(tipo, *vista) if vista is not None else None
     fila = tipo.buscar(digest)
     if fila is None or not hmac.compare_digest(fila.digest, digest) or not fila.vigente():

@@ -62,14 +62,13 @@ class Llamada:
     herramienta: Herramienta
     ajustes: AjustesAsistente
     request: HttpRequest | None = None
+    # Plain attributes, copied once: a tool reads them without calling back into the assistant.
+    usuario: User | None = field(init=False)
+    ip: str = field(init=False)
 
-    @property
-    def usuario(self) -> User | None:
-        return self.identidad.usuario
-
-    @property
-    def ip(self) -> str:
-        return self.identidad.ip
+    def __post_init__(self) -> None:
+        self.usuario = self.identidad.usuario
+        self.ip = self.identidad.ip
 
 
 @dataclass(frozen=True)
