@@ -64,6 +64,15 @@ class Lectura:
     def valida(self) -> bool:
         return self.datos is not None
 
+    def marcar_error(self, parametro: str, mensaje: str) -> None:
+        """A refusal the serializer cannot know (a permission): the list is not shown."""
+        self.datos = None
+        for campo in self.campos:
+            if campo.nombre == parametro:
+                campo.errores.append(mensaje)
+                return
+        self.errores.append(mensaje)
+
     def enlace(self, **cambios: Any) -> str:
         """The query string of this list with some parameters changed (page 1 on a new sort)."""
         valores = {**self.consulta, PARAM_ORDEN: self.orden.clave, **cambios}
@@ -150,8 +159,9 @@ def leer(
     formulario = []
     for nombre, parametro in campos.items():
         campo = definidos[nombre]
-        tipo = _tipo(campo)
         lista = list(opciones.get(nombre, ()))
+        # A text filter with a short list of values (a request type) is offered as a select.
+        tipo = "opciones" if lista else _tipo(campo)
         if tipo == "opciones" and not lista:
             lista = [(str(c), str(e)) for c, e in campo.choices.items()]
         formulario.append(

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from django.urls import path
 
-from apps.solicitudes import views
+from apps.solicitudes import listado, views
 
 app_name = "solicitudes"
 urlpatterns = [
+    path("", listado.lista, name="lista"),
     path("<int:pk>", views.detalle, name="detalle"),
 ]
