@@ -64,6 +64,20 @@ class Lectura:
     def valida(self) -> bool:
         return self.datos is not None
 
+    @property
+    def filtros_activos(self) -> int:
+        """How many filters besides the free text the person set (the form's summary says it)."""
+        return sum(1 for c in self.campos if c.nombre != PARAM_TEXTO and c.valor)
+
+    @property
+    def abrir_filtros(self) -> bool:
+        """The filters start unfolded when any is set, sorted or wrong (on a phone they fold)."""
+        return bool(
+            self.filtros_activos
+            or self.orden is not self.ordenes[0]
+            or any(c.errores for c in self.campos if c.nombre != PARAM_TEXTO)
+        )
+
     def marcar_error(self, parametro: str, mensaje: str) -> None:
         """A refusal the serializer cannot know (a permission): the list is not shown."""
         self.datos = None

@@ -28,9 +28,9 @@ ETIQUETAS = {
     "tipo": "Tipo de solicitud",
     "desde": "Radicadas desde",
     "hasta": "Radicadas hasta",
-    "alcance": "Cuáles",
+    "alcance": "Mostrar",
 }
-ALCANCES = [("mias", "Radicadas por mí"), ("todas", "Todas las que puedo ver")]
+ALCANCES = [("mias", "Las radicadas por usted"), ("todas", "Todas las que usted puede ver")]
 # The first is the tools' order (newest filing first, drafts last): page 1 is their answer.
 ORDENES = (
     listas.Orden("recientes", "Más recientes primero", (RECIENTES, "-pk")),
@@ -45,7 +45,7 @@ ORDENES = (
     ),
 )
 SIN_PERMISO_TODAS = (
-    "Usted no tiene permiso para ver todas las solicitudes; elija «Radicadas por mí»."
+    "Usted no tiene permiso para ver todas las solicitudes; elija «Las radicadas por usted»."
 )
 
 

@@ -116,7 +116,7 @@ def test_the_area_select_offers_only_the_visible_areas(client, mundo):
         c for c in _ver(client, mundo["ajena"], "cdp").context["campos"] if c.nombre == "area"
     ]
     assert area.opciones == [("OAJ", "OAJ · Oficina Asesora Jurídica")]
-    assert area.tipo == "opciones" and area.vacio == "Todos"
+    assert area.tipo == "opciones" and area.vacio == "Todas"
 
 
 # --- search and filters -----------------------------------------------------------------------

@@ -108,7 +108,8 @@ def test_an_outsider_sees_nothing_and_cannot_ask_for_all(client, escenario):
     assert r.status_code == 400
     assert _errores(r) == {
         "alcance": [
-            "Usted no tiene permiso para ver todas las solicitudes; elija «Radicadas por mí»."
+            "Usted no tiene permiso para ver todas las solicitudes; "
+            "elija «Las radicadas por usted»."
         ]
     }
     assert r.context["pagina"] is None
@@ -118,7 +119,7 @@ def test_an_outsider_sees_nothing_and_cannot_ask_for_all(client, escenario):
 def test_only_a_holder_of_ver_todas_is_offered_all(client, escenario):
     r = _ver(client, escenario["dueno"])
     (alcance,) = [c for c in r.context["campos"] if c.nombre == "alcance"]
-    assert alcance.opciones == [("mias", "Radicadas por mí")]
+    assert alcance.opciones == [("mias", "Las radicadas por usted")]
     r = _ver(client, persona(permisos=["solicitudes.ver_todas"]))
     (alcance,) = [c for c in r.context["campos"] if c.nombre == "alcance"]
     assert [v for v, _ in alcance.opciones] == ["mias", "todas"]

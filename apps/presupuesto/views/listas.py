@@ -145,6 +145,7 @@ def _lista(request: HttpRequest, lista: Lista) -> HttpResponse:
         etiquetas=lista.etiquetas,
         ordenes=lista.ordenes,
         opciones={"area": areas_visibles(usuario)},
+        vacios={"area": "Todas"},
     )
     pagina = None
     if lectura.valida:
