@@ -247,3 +247,23 @@ def test_the_number_of_queries_does_not_grow_with_the_rows(client, mundo, lista)
         rp_expedido(cdp, "1", objeto=f"Lote {i}")
         linea(uno.proyecto, uno.area, "1", objeto=f"Lote {i}")
     assert contar() == pocas
+
+
+def test_the_paa_page_of_a_month_and_resumen_ejecutivo_agree(client, como, mundo):
+    anio = mundo["anio"]
+    for persona, mes in (("duena", 5), ("duena", 2), ("duena", 3), ("colega", 3)):
+        usuario = mundo[persona]
+        datos = validador("resumen_ejecutivo")(
+            llamar(
+                client,
+                "resumen_ejecutivo",
+                {"ambito": "paa_mes", "mes": f"{anio}-{mes:02d}"},
+                **como(usuario),
+            )
+        )
+        ultimo = (datetime.date(anio, mes + 1, 1) - datetime.timedelta(days=1)).isoformat()
+        r = _ver(client, usuario, "paa", desde=f"{anio}-{mes:02d}-01", hasta=ultimo)
+        assert r.context["pagina"].total == datos["cantidad"] == len(datos["mayores"])
+        assert {f.enlace for f in r.context["pagina"].filas} == {
+            m["enlace"] for m in datos["mayores"]
+        }
