@@ -16,7 +16,7 @@ from django.views.decorators.http import require_safe
 from rest_framework import serializers
 
 from apps.presupuesto.estados import EstadoCdp, EstadoLinea, EstadoRp
-from apps.presupuesto.herramientas.estado_presupuesto import ArgsEstadoPresupuesto
+from apps.presupuesto.herramientas.estado_presupuesto import filtro_area
 from apps.presupuesto.models import Cdp, LineaPaa, Rp
 from apps.presupuesto.selectors.filtros import FiltroInvalido
 from apps.presupuesto.selectors.listados import areas_visibles, filtrados
@@ -28,8 +28,7 @@ class FiltrosPresupuesto(Estricto):
     """Text, area and dates (`desde` never after `hasta`); each list adds its states."""
 
     texto = serializers.CharField(max_length=120, required=False, allow_blank=True)
-    # The budget tools' own area filter (DRF copies a declared field for every use).
-    area = ArgsEstadoPresupuesto._declared_fields["area"]
+    area = filtro_area()  # estado_presupuesto's own declaration
     desde = serializers.DateField(required=False)
     hasta = serializers.DateField(required=False)
 
