@@ -123,6 +123,20 @@ def _entero(valor: str | None) -> int | None:
         return None
 
 
+FECHA_INVALIDA = "Escriba una fecha válida como AAAA-MM-DD, por ejemplo 2026-03-01."
+
+
+def _para_personas(campo: serializers.Field | None, mensaje: Any) -> str:
+    """The serializer's message, except where it speaks to a program (a date's format)."""
+    texto = str(mensaje)
+    if isinstance(campo, serializers.DateField):
+        # DRF's "wrong format" message names the format the way a program reads it.
+        formato = str(campo.error_messages["invalid"]).split("{", 1)[0]
+        if texto.startswith(formato):
+            return FECHA_INVALIDA
+    return texto
+
+
 def _tipo(campo: serializers.Field) -> str:
     if isinstance(campo, serializers.ChoiceField):
         return "opciones"
@@ -164,7 +178,8 @@ def leer(
         datos = dict(validador.validated_data)
     else:
         for nombre, mensajes in validador.errors.items():
-            textos = [str(m) for m in mensajes] if isinstance(mensajes, list) else [str(mensajes)]
+            mensajes = mensajes if isinstance(mensajes, list) else [mensajes]
+            textos = [_para_personas(validador.fields.get(nombre), m) for m in mensajes]
             if nombre in campos:
                 errores_por_campo[nombre] = textos
             else:

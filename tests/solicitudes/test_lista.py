@@ -200,7 +200,9 @@ def test_paging_keeps_the_filters_and_a_page_out_of_range_shows_the_last(client,
 def test_a_bad_date_is_a_form_error_beside_its_field(client, escenario):
     r = _ver(client, escenario["dueno"], desde="2026-02-30")
     assert r.status_code == 400
-    assert list(_errores(r)) == ["desde"]
+    assert _errores(r) == {
+        "desde": ["Escriba una fecha válida como AAAA-MM-DD, por ejemplo 2026-03-01."]
+    }
     assert r.context["pagina"] is None
     assert "Corrija los datos de la búsqueda" in r.content.decode()
 
