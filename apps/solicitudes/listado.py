@@ -81,6 +81,6 @@ def lista(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "solicitudes/lista.html",
-        listas.contexto(lectura, pagina),
+        listas.contexto(lectura, pagina, titulo="Solicitudes"),
         status=200 if lectura.valida else 400,
     )
