@@ -24,6 +24,9 @@ POR_PAGINA = 20
 PARAM_TEXTO = "q"
 PARAM_PAGINA = "pagina"
 PARAM_ORDEN = "orden"
+# Past any list's end (a million rows is 50,000 pages) and within the databases' integers: a
+# larger page number is read as this one, and so as the last page.
+MAX_PAGINA = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -216,7 +219,7 @@ def leer(
         errores=errores,
         orden=orden,
         ordenes=ordenes,
-        pagina=max(numero or 1, 1),
+        pagina=min(max(numero or 1, 1), MAX_PAGINA),
         consulta={c.nombre: c.valor for c in formulario if c.valor},
     )
 

@@ -143,6 +143,9 @@ def test_bad_input_is_a_form_error_never_a_500(client, documentos):
     assert r.status_code == 400 and list(_errores(r)) == ["tipo"]
     r = client.get(RUTA, {"q": "x"})
     assert r.status_code == 400 and list(_errores(r)) == ["q"]
+    for malo in ({"q": "vaca\x00"}, {"proceso": "\x00"}, {"hasta": "2026-03-01\x00"}):
+        r = client.get(RUTA, malo)
+        assert r.status_code == 400 and list(_errores(r)) == [next(iter(malo))]
     r = client.get(RUTA, {"orden": "tamaño"})
     assert r.status_code == 200 and len(r.context["errores"]) == 1
 

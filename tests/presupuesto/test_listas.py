@@ -188,6 +188,9 @@ def test_bad_dates_and_states_are_form_errors_and_an_unknown_sort_falls_back(cli
     assert _errores(r) == {"hasta": ["Debe ser igual o posterior a desde."]}
     r = _ver(client, duena, lista, estado="cualquiera")
     assert r.status_code == 400 and list(_errores(r)) == ["estado"]
+    for malo in ({"q": "viaje\x00"}, {"area": "\x00"}, {"q": "x" * 121}):
+        r = _ver(client, duena, lista, **malo)
+        assert r.status_code == 400 and list(_errores(r)) == [next(iter(malo))]
     r = _ver(client, duena, lista, orden="valor")
     assert r.status_code == 200 and len(r.context["errores"]) == 1
     assert "Corrija" not in r.content.decode()

@@ -189,7 +189,9 @@ def test_paging_keeps_the_filters_and_a_page_out_of_range_shows_the_last(client,
     assert lejos.status_code == 200
     assert lejos.context["pagina"].numero == 2
     assert _ids(lejos) == [s.pk for s in segunda.filas]
-    for raro in ("abc", "0", "-3"):
+    enorme = _ver(client, e["dueno"], q="lote", orden="numero", pagina="9" * 40)
+    assert enorme.status_code == 200 and enorme.context["pagina"].numero == 2
+    for raro in ("abc", "0", "-3", "-" + "9" * 40, "1.5"):
         r = _ver(client, e["dueno"], q="lote", pagina=raro)
         assert r.status_code == 200 and r.context["pagina"].numero == 1
 
@@ -218,6 +220,9 @@ def test_an_unknown_state_is_an_error_and_an_unknown_sort_falls_back_with_a_noti
 ):
     r = _ver(client, escenario["dueno"], estado="perdido")
     assert r.status_code == 400 and list(_errores(r)) == ["estado"]
+    for malo in ({"tipo": "\x00"}, {"desde": "\x00"}, {"alcance": "\x00"}, {"q": "viaje\x00"}):
+        r = _ver(client, escenario["dueno"], **malo)
+        assert r.status_code == 400 and list(_errores(r)) == [next(iter(malo))]
     r = _ver(client, escenario["dueno"], orden="color")
     assert r.status_code == 200
     assert r.context["errores"] == [
