@@ -157,7 +157,6 @@ def leer(
     ordenes: tuple[Orden, ...],
     opciones: Mapping[str, Iterable[tuple[str, str]]] | None = None,
     vacios: Mapping[str, str] | None = None,
-    contexto: dict[str, Any] | None = None,
 ) -> Lectura:
     """Validate the list's query string with the tool's serializer.
 
@@ -173,7 +172,7 @@ def leer(
         valor = consulta.get(parametro, "")
         if valor.strip():
             enviados[nombre] = valor
-    validador = serializador(data=enviados, context=contexto or {})
+    validador = serializador(data=enviados)
     errores_por_campo: dict[str, list[str]] = {}
     errores: list[str] = []
     datos: dict[str, Any] | None = None
