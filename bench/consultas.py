@@ -63,8 +63,10 @@ def medir(demo: dict[str, Any]) -> dict[str, Any]:
     from django.test import Client
 
     from bench import peticiones as p
+    from bench.datos import sesion
 
     cliente = Client(REMOTE_ADDR="127.0.0.1")
+    demo = {"cookie": sesion(p.USUARIO_PAGINAS), **demo}
     etag_marca = cliente.get(p.RUTA_MARCA).headers["ETag"]
     etag_logo = cliente.get(p.RUTA_LOGO).headers["ETag"]
     resultado: dict[str, Any] = {}

@@ -417,6 +417,10 @@ def main() -> None:
     demo = json.loads(grande.demo.read_text())
     limites = VAR / f"limites-{grande.nombre}.json"
     env = grande.entorno(cfg)
+    # The list page's row is signed in: a session of the same person as the tools' token.
+    demo["cookie"] = _correr(
+        [PY, "-m", "bench.datos", "sesion", p.USUARIO_PAGINAS], env, capture_output=True
+    ).stdout.strip()
     _correr([PY, "-m", "bench.datos", "abrir-limites", str(limites)], env)
     servidores: list[Servidor] = []
     try:

@@ -1,6 +1,8 @@
 """The Django side of the benchmark, run in a subprocess with the bench database's environment.
 
 `python -m bench.datos contar`: how many requests the database holds (is the scale loaded?).
+`python -m bench.datos sesion USUARIO`: a signed-in session of USUARIO, as the Cookie header's
+value, for the page rows (a list page is for a signed-in person).
 `python -m bench.datos abrir-limites ARCHIVO`: raise every rate limit for the run, keeping the
 previous values in ARCHIVO; `restaurar-limites ARCHIVO` puts them back. Only the bench database's
 singleton rows change (through the model, so the cached copies are dropped too); the defaults in
@@ -31,6 +33,18 @@ def contar() -> dict[str, int]:
     from apps.solicitudes.models import Solicitud
 
     return {"solicitudes": Solicitud.objects.count()}
+
+
+def sesion(usuario: str) -> str:
+    """`name=value` of a session cookie signed in as `usuario` (a row in the session store)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    cliente = Client()
+    cliente.force_login(get_user_model().objects.get(username=usuario))
+    nombre = settings.SESSION_COOKIE_NAME
+    return f"{nombre}={cliente.cookies[nombre].value}"
 
 
 def abrir_limites(archivo: Path) -> None:
@@ -65,12 +79,16 @@ def main(argv: list[str]) -> None:
     orden = argv[0] if argv else ""
     if orden == "contar":
         print(json.dumps(contar()))
+    elif orden == "sesion":
+        print(sesion(argv[1]))
     elif orden == "abrir-limites":
         abrir_limites(Path(argv[1]))
     elif orden == "restaurar-limites":
         restaurar_limites(Path(argv[1]))
     else:
-        raise SystemExit("uso: python -m bench.datos contar|abrir-limites F|restaurar-limites F")
+        raise SystemExit(
+            "uso: python -m bench.datos contar|sesion U|abrir-limites F|restaurar-limites F"
+        )
 
 
 if __name__ == "__main__":

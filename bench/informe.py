@@ -27,6 +27,9 @@ BUSQUEDAS = (
     "resumen_ejecutivo",
 )
 P99_BUSQUEDA_MS = 50.0
+# The list pages that find (issue 26, item 3), alone on one connection: a whole HTML page.
+LISTAS = ("lista_solicitudes",)
+P99_LISTA_MS = 100.0
 # Worker recycling (bench/reciclado.py): p99 of a row with restarts against the same without.
 VECES_P99_RECICLADO = 2.0
 # "Flat": a warm worker grows by less than this over its 20,000 requests.
@@ -102,6 +105,16 @@ def completar(r: dict[str, Any]) -> None:
                 f"(escala {r['config']['escala']})",
                 "valor": p99,
                 "ok": p99 < P99_BUSQUEDA_MS,
+            }
+        )
+    for nombre in LISTAS:
+        p99 = r["una_conexion"][nombre]["p99_ms"]
+        objetivos.append(
+            {
+                "objetivo": f"{nombre} p99 < {P99_LISTA_MS:g} ms con 1 conexión "
+                f"(escala {r['config']['escala']})",
+                "valor": p99,
+                "ok": p99 < P99_LISTA_MS,
             }
         )
     errores = sum(c["errores"] for c in corridas.values())

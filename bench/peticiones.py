@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 HUB, LIMITE, PEER = "hub", "limite", "peer"
 RUTA_MCP = "/mcp/api/mcp"
@@ -19,6 +20,10 @@ SIN_ERROR = '"isError":false'
 # Search texts: a place and a kind of request, the way a person asks ("viáticos a Cartagena").
 TEXTO_BUSCAR = "viaticos cartagena"
 TEXTO_GLOBAL = "cartagena"
+# Who the tools' token and the pages' session belong to (demo["cookie"]: bench.datos sesion).
+USUARIO_PAGINAS = "completo"
+# A searched list page: buscar_solicitudes' search as a person types it in /solicitudes/.
+RUTA_LISTA = "/solicitudes/?" + urlencode({"q": TEXTO_BUSCAR, "alcance": "todas"})
 
 
 @dataclass(frozen=True)
@@ -207,4 +212,15 @@ def todas(demo: dict[str, Any], etag_marca: str, etag_logo: str) -> list[Peticio
         _herramienta(demo, "estado_presupuesto", {}, una_conexion=True),
         # The month in course: the demo spreads PAA lines from January up to it.
         _herramienta(demo, "resumen_ejecutivo", {"ambito": "paa_mes"}, una_conexion=True),
+        # The same search on the list page, signed in (a redirect to sign in is a failure).
+        Peticion(
+            "lista_solicitudes",
+            "página /solicitudes/ con búsqueda (sesión iniciada)",
+            HUB,
+            "GET",
+            RUTA_LISTA,
+            {"Cookie": demo["cookie"]},
+            contiene='id="resultados"',
+            una_conexion=True,
+        ),
     ]

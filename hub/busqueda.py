@@ -175,8 +175,8 @@ def filtrar_texto(qs: models.QuerySet, texto: str, campo: str = "busqueda") -> m
     return qs
 
 
-def total_y_pagina(qs: models.QuerySet, limite: int) -> tuple[int, list[Any]]:
-    """The exact count of an ordered `qs` and the pks of its first `limite` rows.
+def total_y_pagina(qs: models.QuerySet, limite: int, saltar: int = 0) -> tuple[int, list[Any]]:
+    """The exact count of an ordered `qs` and the pks of its `limite` rows after `saltar`.
 
     One query reads the matching rows once for both (a count and then a page read them twice,
     and at a million rows reading them is the cost: docs/rendimiento.md). On PostgreSQL an
@@ -187,14 +187,20 @@ def total_y_pagina(qs: models.QuerySet, limite: int) -> tuple[int, list[Any]]:
     if qs.query.is_empty():
         return 0, []
     if connections[qs.db].vendor != "postgresql":
-        filas = list(qs.annotate(_total=Window(Count("pk"))).values_list("pk", "_total")[:limite])
+        filas = list(
+            qs.annotate(_total=Window(Count("pk"))).values_list("pk", "_total")[
+                saltar : saltar + limite
+            ]
+        )
+        if not filas and saltar:
+            return qs.count(), []  # past the end: the window gave no row to read the total from
         return (filas[0][1] if filas else 0), [pk for pk, _ in filas]
     orden = qs.query.order_by or qs.model._meta.ordering
     fila = qs.order_by().aggregate(
         total=Count("pk"),
         ids=models.Func(
             ArrayAgg("pk", order_by=orden),
-            template=f"(%(expressions)s)[1:{int(limite)}]",
+            template=f"(%(expressions)s)[{int(saltar) + 1}:{int(saltar) + int(limite)}]",
             output_field=ArrayField(models.BigIntegerField()),
         ),
     )

@@ -2,16 +2,50 @@
 
 from __future__ import annotations
 
-from apps.calidad.models import Documento
+from datetime import date
+
+from apps.calidad.models import Documento, DocumentoQuerySet, Proceso
+
+# buscar_documento's order, and the first of the list page's.
+POR_CODIGO = ("codigo_publicado", "id")
+
+
+def documentos_vigentes(
+    *,
+    texto: str = "",
+    tipo: str | None = None,
+    proceso: str | None = None,
+    desde: date | None = None,
+    hasta: date | None = None,
+) -> DocumentoQuerySet:
+    """What buscar_documento searches (published versions only), with the list page's
+    optional filters: type, process (by abbreviation) and publication dates."""
+    qs = Documento.objects.vigentes()
+    if texto:
+        qs = qs.buscar(texto)
+    if tipo:
+        qs = qs.filter(tipo=tipo)
+    if proceso:
+        qs = qs.filter(proceso__sigla=proceso)
+    if desde is not None:
+        qs = qs.filter(fecha_publicacion__gte=desde)
+    if hasta is not None:
+        qs = qs.filter(fecha_publicacion__lte=hasta)
+    return qs
+
+
+def procesos() -> list[tuple[str, str]]:
+    """The processes a person may filter by, as (sigla, nombre), in one query."""
+    return [(p.sigla, p.nombre) for p in Proceso.objects.order_by("nombre")]
 
 
 def buscar_documentos(*, texto: str, limite: int = 10) -> dict:
     """The structuredContent of buscar_documento: texto, total and the first `limite` items."""
-    encontrados = Documento.objects.vigentes().buscar(texto)
+    encontrados = documentos_vigentes(texto=texto)
     total = encontrados.count()
     documentos = [
         d.resumen_publico()
-        for d in encontrados.select_related("proceso").order_by("codigo_publicado", "id")[:limite]
+        for d in encontrados.select_related("proceso").order_by(*POR_CODIGO)[:limite]
     ]
     return {"texto": texto, "total": total, "documentos": documentos}
 

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
-from django.urls import re_path
+from django.urls import path, re_path
 
-from apps.calidad import views
+from apps.calidad import listado, views
 
 app_name = "calidad"
 urlpatterns = [
+    path("documentos/", listado.lista, name="lista"),
     re_path(r"^documentos/(?P<uid>[0-9A-Za-z]{1,40})$", views.documento, name="documento"),
 ]

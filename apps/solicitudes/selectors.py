@@ -216,3 +216,30 @@ def contar_bandeja(
 def tipo_mesa_ayuda() -> TipoSolicitud | None:
     """The active help-desk request type, if one is configured."""
     return TipoSolicitud.objects.mesa_ayuda().first()
+
+
+def aplicar_criterios(qs: QuerySet, datos: dict[str, Any]) -> QuerySet:
+    """The optional type, state and date arguments the searches take, applied to `qs`."""
+    return qs.con_criterios(
+        tipo=datos.get("tipo"),
+        estado=datos.get("estado"),
+        desde=datos.get("desde"),
+        hasta=datos.get("hasta"),
+    )
+
+
+def solicitudes_filtradas(usuario, datos: dict[str, Any]) -> QuerySet:
+    """buscar_solicitudes' requests (and the list page's): the arguments as its serializer
+    validated them (`alcance`, and optionally `texto`, type, state and dates), unordered.
+
+    alcance=todas is only for holders of solicitudes.ver_todas: the caller checks it first.
+    """
+    if datos["alcance"] == "todas":
+        # With ver_todas, visibles_para is everything filed (other people's drafts excluded).
+        qs = Solicitud.objects.visibles_para(usuario)
+    else:
+        # The filer always sees what they filed: no need for the (costlier) visibility union.
+        qs = Solicitud.objects.del_solicitante(usuario)
+    if datos.get("texto"):
+        qs = qs.buscar(datos["texto"])
+    return aplicar_criterios(qs, datos)

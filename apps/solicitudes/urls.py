@@ -2,11 +2,12 @@ from __future__ import annotations
 
 from django.urls import path
 
-from apps.solicitudes import views
+from apps.solicitudes import listado, views
 
 app_name = "solicitudes"
 urlpatterns = [
     path("tareas", views.tareas, name="tareas"),
+    path("", listado.lista, name="lista"),
     path("<int:pk>", views.detalle, name="detalle"),
     path("<int:pk>/<slug:accion>", views.actuar, name="actuar"),
 ]

@@ -18,11 +18,11 @@ from apps.presupuesto import selectors as presupuesto
 from apps.solicitudes.herramientas.buscar import (
     ITEM_SOLICITUD,
     FiltrosSolicitudes,
-    aplicar_criterios,
     filtros_solicitudes,
     total_e_items,
 )
 from apps.solicitudes.models import Solicitud
+from apps.solicitudes.selectors import aplicar_criterios
 from hub.busqueda import un_vocabulario
 from hub.texto import limpiar
 

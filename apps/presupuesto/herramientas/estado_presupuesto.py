@@ -37,6 +37,15 @@ from apps.presupuesto.selectors import MAX_COINCIDENCIAS, FiltroInvalido, tabler
 from hub.serializadores import Estricto
 
 
+def filtro_area() -> serializers.CharField:
+    """The budget's area filter (this tool's and the budget list pages')."""
+    return serializers.CharField(
+        max_length=100,
+        required=False,
+        help_text="Filtra por área: id, sigla exacta o parte del nombre. Solo áreas visibles.",
+    )
+
+
 class ArgsEstadoPresupuesto(Estricto):
     proyecto = serializers.CharField(
         max_length=100,
@@ -46,11 +55,7 @@ class ArgsEstadoPresupuesto(Estricto):
             "sin tildes). Si coinciden varios, suman juntos."
         ),
     )
-    area = serializers.CharField(
-        max_length=100,
-        required=False,
-        help_text="Filtra por área: id, sigla exacta o parte del nombre. Solo áreas visibles.",
-    )
+    area = filtro_area()
     detalle = serializers.BooleanField(
         default=False,
         help_text=(

@@ -12,6 +12,7 @@ from apps.solicitudes.herramientas.esquemas import ENLACE, ENTERO, ESTADO, FECHA
 from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.herramientas.permisos import PERMISOS_SOLICITUDES
 from apps.solicitudes.models import Estado, Solicitud
+from apps.solicitudes.selectors import solicitudes_filtradas
 from hub.busqueda import total_y_pagina
 from hub.serializadores import Estricto
 from hub.texto import limpiar
@@ -127,29 +128,6 @@ def item_solicitud(s: Solicitud) -> dict[str, Any]:
     }
 
 
-def _filtradas(llamada: Llamada, datos: dict[str, Any]):
-    usuario = llamada.usuario
-    if datos["alcance"] == "todas":
-        # With ver_todas, visibles_para is everything filed (other people's drafts excluded).
-        qs = Solicitud.objects.visibles_para(usuario)
-    else:
-        # The filer always sees what they filed: no need for the (costlier) visibility union.
-        qs = Solicitud.objects.del_solicitante(usuario)
-    if datos.get("texto"):
-        qs = qs.buscar(datos["texto"])
-    return aplicar_criterios(qs, datos)
-
-
-def aplicar_criterios(qs, datos: dict[str, Any]):
-    """The optional type, state and date arguments both searches take, applied to `qs`."""
-    return qs.con_criterios(
-        tipo=datos.get("tipo"),
-        estado=datos.get("estado"),
-        desde=datos.get("desde"),
-        hasta=datos.get("hasta"),
-    )
-
-
 def total_e_items(qs, limite: int) -> tuple[int, list[dict[str, Any]]]:
     """The exact total of `qs` and its first `limite` requests as search items (2 queries)."""
     total, ids = total_y_pagina(qs.para_busqueda(), limite)
@@ -191,7 +169,9 @@ def buscar_solicitudes(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
             "SIN_PERMISO",
             "alcance=todas exige el permiso solicitudes.ver_todas; use alcance=mias.",
         )
-    total, solicitudes = total_e_items(_filtradas(llamada, datos), datos["limite"])
+    total, solicitudes = total_e_items(
+        solicitudes_filtradas(llamada.usuario, datos), datos["limite"]
+    )
     estructura = {
         "alcance": datos["alcance"],
         "total": total,

@@ -1,0 +1,81 @@
+"""/calidad/documentos/: the public list of current quality documents (what buscar_documento
+shows anyone), with type, process and publication-date filters."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+from rest_framework import serializers
+
+from apps.calidad.models import Documento
+from apps.calidad.selectors import POR_CODIGO, documentos_vigentes, procesos
+from hub import listas
+from hub.serializadores import Estricto
+
+
+class FiltrosDocumentos(Estricto):
+    """buscar_documento's text (optional here: an empty search lists every current document),
+    type, process and publication dates (`desde` never after `hasta`)."""
+
+    # buscar_documento's limits on its text.
+    texto = serializers.CharField(min_length=2, max_length=120, required=False, allow_blank=True)
+    tipo = serializers.ChoiceField(choices=Documento.Tipo.choices, required=False)
+    proceso = serializers.CharField(max_length=10, required=False)
+    desde = serializers.DateField(required=False)
+    hasta = serializers.DateField(required=False)
+
+    def validate(self, attrs):
+        desde, hasta = attrs.get("desde"), attrs.get("hasta")
+        if desde and hasta and desde > hasta:
+            raise serializers.ValidationError({"hasta": ["Debe ser igual o posterior a desde."]})
+        return attrs
+
+
+CAMPOS = {
+    "texto": listas.PARAM_TEXTO,
+    "tipo": "tipo",
+    "proceso": "proceso",
+    "desde": "desde",
+    "hasta": "hasta",
+}
+ETIQUETAS = {
+    "texto": "Buscar (título, código o tema)",
+    "tipo": "Tipo de documento",
+    "proceso": "Proceso",
+    "desde": "Publicados desde",
+    "hasta": "Publicados hasta",
+}
+# The first is buscar_documento's order: page 1 is its answer.
+ORDENES = (
+    listas.Orden("codigo", "Código, de la A a la Z", POR_CODIGO),
+    listas.Orden("-codigo", "Código, de la Z a la A", ("-codigo_publicado", "-id")),
+    listas.Orden("recientes", "Publicación más reciente primero", ("-fecha_publicacion", "-id")),
+    listas.Orden("antiguas", "Publicación más antigua primero", ("fecha_publicacion", "id")),
+)
+
+
+def _cargar(ids: list[int]):
+    return Documento.objects.filter(pk__in=ids).select_related("proceso")
+
+
+@require_safe
+def lista(request: HttpRequest) -> HttpResponse:
+    """Public, like buscar_documento: published versions only, never drafts nor content."""
+    lectura = listas.leer(
+        request.GET,
+        FiltrosDocumentos,
+        campos=CAMPOS,
+        etiquetas=ETIQUETAS,
+        ordenes=ORDENES,
+        opciones={"proceso": procesos()},
+    )
+    pagina = None
+    if lectura.valida:
+        pagina = listas.paginar(documentos_vigentes(**lectura.datos), lectura, _cargar)
+    return render(
+        request,
+        "calidad/lista.html",
+        listas.contexto(lectura, pagina, titulo="Documentos del sistema de calidad"),
+        status=200 if lectura.valida else 400,
+    )
