@@ -119,8 +119,11 @@ def test_the_link_carries_the_canonical_json(client, mundo):
     assert reportes.ficha_de_enlace(codigo).como_dict() == datos["ficha"]
 
 
-def test_the_summary_reads_for_a_person(client, mundo):
-    texto = _preparar(client, mundo["todas"], CDP_GRANDES).resultado["content"][0]["text"]
+def test_the_summary_reads_for_a_person_with_the_absolute_link(client, mundo, settings):
+    settings.HUB_URL_PUBLICA = "https://hub.entidad.gov.co"
+    r = _preparar(client, mundo["todas"], CDP_GRANDES)
+    datos = _valida(r)
+    texto = r.resultado["content"][0]["text"]
     assert texto.startswith(
         "Reporte «CDP grandes» de Certificados de disponibilidad presupuestal (CDP) en CSV con "
         "los filtros: valor_actual ≥ $ 200,20. Filas que usted puede ver: 3."
@@ -130,6 +133,9 @@ def test_the_summary_reads_for_a_person(client, mundo):
         in (texto)
     )
     assert PREFIJO in texto and "no se ha generado" in texto
+    # The person clicks the address in the text: the absolute one, the same as `url`.
+    assert datos["url"] == f"https://hub.entidad.gov.co{datos['enlace']}"
+    assert datos["url"] in texto
 
 
 def test_defaults_title_format_and_no_filters(client, mundo):
