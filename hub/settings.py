@@ -86,7 +86,7 @@ if HUB_PRODUCCION and DEBUG:
     )
 
 
-def _clave_de_desarrollo() -> str:
+def _secreto_de_desarrollo() -> str:
     """A random key kept in var/ for this checkout only: never a key anyone else can read."""
     archivo = VAR_DIR / "clave_secreta_desarrollo"
     if not archivo.exists():
@@ -114,7 +114,7 @@ if not SECRET_KEY:
             "Falta SECRET_KEY (50 o más caracteres aleatorios); solo con DEBUG=true la reemplaza "
             "una clave local de desarrollo guardada en var/."
         )
-    SECRET_KEY = _clave_de_desarrollo()
+    SECRET_KEY = _secreto_de_desarrollo()
 # Former keys, still accepted while a rotation ends (signed values, confirmation tokens).
 SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])

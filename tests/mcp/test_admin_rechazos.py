@@ -120,7 +120,7 @@ def test_the_list_shows_the_counts_still_in_the_cache(administra, monkeypatch):
         codigo="NO_AUTENTICADO",
         veces=1,
     )
-    cache.set(rechazos.clave_cache(fila), 57, 600)
+    cache.set(rechazos.llave_cache(fila), 57, 600)
     assert _filas(administra.get(LISTA)) == [("NO_AUTENTICADO", 57)]
 
 

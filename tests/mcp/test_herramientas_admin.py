@@ -480,7 +480,7 @@ def test_usage_counts_the_refusals_still_in_the_cache(client, como_admin, monkey
         codigo="NO_AUTENTICADO",
         veces=1,
     )
-    cache.set(rechazos.clave_cache(fila), 33, 600)
+    cache.set(rechazos.llave_cache(fila), 33, 600)
     datos = _valida(llamar(client, "uso_asistente", {}, **como_admin), "uso_asistente")
     assert datos["rechazos"]["total"] == 33
 

@@ -223,7 +223,7 @@ def test_maintenance_deletes_counts_past_the_audit_retention(client, reloj, sett
 def test_a_lost_cache_loses_at_most_that_minutes_counts_and_never_fails(client, reloj):
     for _ in range(5):
         _ping(client, REMOTE_ADDR=ATACANTE)
-    cache.delete(rechazos.clave_cache(RechazoAsistente.objects.get()))  # evicted, or a restart
+    cache.delete(rechazos.llave_cache(RechazoAsistente.objects.get()))  # evicted, or a restart
     for _ in range(3):
         assert _ping(client, REMOTE_ADDR=ATACANTE).status == 401
     rechazos.volcar()
