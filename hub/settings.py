@@ -186,7 +186,7 @@ MIDDLEWARE = [
     # Outermost: every answer counted and timed by its route (hub/metricas.py), 429s included.
     "hub.metricas.MetricasMiddleware",
     # Then: every later log line carries the request id, and the access line sees every answer.
-    "hub.middleware.RegistroPeticionMiddleware",
+    "hub.middleware.LogPeticionMiddleware",
     "hub.middleware.CabecerasSeguridadMiddleware",
     "hub.middleware.TamanoCuerpoMiddleware",
     "hub.middleware.LimiteGlobalMiddleware",
@@ -375,7 +375,7 @@ CORS_EXPOSE_HEADERS = [
 # variables one by one. Without either, nothing is sent: hub.correo logs one line per message,
 # without addresses, subject or text (contact messages carry personal data); production refuses
 # to start so. The console backend, which printed messages whole to the log, is refused always.
-CORREO_POR_DEFECTO = "hub.correo.RegistroSinDatos"
+CORREO_POR_DEFECTO = "hub.correo.LogSinDatos"
 CORREO_DE_CONSOLA = "django.core.mail.backends.console.EmailBackend"
 # Backends that never deliver: they log, keep in memory, write files or drop the message.
 CORREO_QUE_NO_ENTREGA = frozenset(
@@ -444,8 +444,8 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "json": {"()": "hub.registro_logs.FormatoJSON"},
-        "texto": {"()": "hub.registro_logs.FormatoTexto"},
+        "json": {"()": "hub.logs.FormatoJSON"},
+        "texto": {"()": "hub.logs.FormatoTexto"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": HUB_LOG_FORMATO}},
     "root": {"handlers": ["console"], "level": env.str("HUB_LOG_LEVEL", default="INFO")},

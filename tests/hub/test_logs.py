@@ -15,7 +15,7 @@ from django.urls import include, path
 from apps.mcp.models import RegistroAuditoria
 from hub import urls as raiz
 from hub.ip import redes_confiables
-from hub.registro_logs import FormatoJSON, FormatoTexto, request_id_actual
+from hub.logs import FormatoJSON, FormatoTexto, request_id_actual
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
 
@@ -271,10 +271,10 @@ def test_the_admin_shows_finds_and_exports_the_request_id(client, admin_client):
 
 
 def test_extras_that_are_not_json_are_written_as_text():
-    registro = logging.LogRecord("apps.prueba", logging.INFO, __file__, 1, "hola %s", ("a",), None)
-    registro.monto = __import__("decimal").Decimal("1.50")
-    registro.objeto = object()
-    objeto = json.loads(FormatoJSON().format(registro))
+    linea = logging.LogRecord("apps.prueba", logging.INFO, __file__, 1, "hola %s", ("a",), None)
+    linea.monto = __import__("decimal").Decimal("1.50")
+    linea.objeto = object()
+    objeto = json.loads(FormatoJSON().format(linea))
     assert objeto["message"] == "hola a"
     assert objeto["monto"] == "1.50"
     assert objeto["objeto"].startswith("<object object")

@@ -69,9 +69,9 @@ def test_production_without_any_mail_setting_stops(tmp_path):
         "django.core.mail.backends.locmem.EmailBackend",
         "django.core.mail.backends.dummy.EmailBackend",
         "django.core.mail.backends.filebased.EmailBackend",
-        "hub.correo.RegistroSinDatos",
+        "hub.correo.LogSinDatos",
     ],
-    ids=["consola", "memoria", "nulo", "archivo", "solo_registro"],
+    ids=["consola", "memoria", "nulo", "archivo", "solo_log"],
 )
 def test_production_with_a_mail_backend_that_does_not_deliver_stops(tmp_path, backend):
     resultado = _produccion(tmp_path, EMAIL_URL=None, EMAIL_BACKEND=backend)
@@ -219,12 +219,12 @@ from apps.notificaciones.services import reenviar_por_correo
 sitio = SitioContacto.objects.create(
     codigo="portal", nombre="Portal", correo_destino="buzon@entidad.gov.co"
 )
-registro = MensajeContacto.objects.create(
+contacto = MensajeContacto.objects.create(
     referencia="REF-PRUEBA", sitio=sitio, nombre={NOMBRE!r}, correo={CORREO!r}, asunto={ASUNTO!r},
     mensaje={TEXTO!r}, ip="203.0.113.9", user_agent="prueba",
     recibido_en=timezone.now(),
 )
-print("ENVIADO", reenviar_por_correo(registro))
+print("ENVIADO", reenviar_por_correo(contacto))
 """
 
 

@@ -36,12 +36,12 @@ def servidor(tmp_path_factory):
             # The production access line, plus the worker's pid: who served each request.
             GUNICORN_CMD_ARGS="--access-logformat 'pid=%(p)s %(s)s %(U)s'",
         )
-        registro = (carpeta / "gunicorn.log").open("w+")
+        salida = (carpeta / "gunicorn.log").open("w+")
         proceso = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "hub.wsgi"],
             cwd=RAIZ,
             env=env,
-            stdout=registro,
+            stdout=salida,
             stderr=subprocess.STDOUT,
         )
         base = f"http://127.0.0.1:{puerto}"
@@ -59,7 +59,7 @@ def servidor(tmp_path_factory):
         finally:
             proceso.send_signal(signal.SIGTERM)
             proceso.wait(timeout=30)
-            registro.close()
+            salida.close()
 
 
 def _pids(log, *, desde: int, ruta: str) -> set[str]:
