@@ -101,7 +101,7 @@ HERRAMIENTAS_PRUEBA = [
     Herramienta(
         nombre="prueba_verificada",
         titulo="Verificada de prueba",
-        descripcion="Cuenta verificaciones fallidas.",
+        descripcion="Anota verificaciones fallidas.",
         acceso=Acceso.VERIFICADA,
         argumentos=ArgsVerificada,
         salida={"type": "object", "properties": {"encontrado": {"type": "boolean"}}},
