@@ -14,10 +14,10 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.mcp.registro import registro
 from apps.presupuesto import reportes
-from tests.factories import AreaFactory, UserFactory
-from tests.mcp.factories import nuevo_token
+from tests.factories import AreaFactory
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 from tests.presupuesto.factories import cdp_expedido, celda, linea, rp_expedido
+from tests.presupuesto.mundos import persona
 
 pytestmark = pytest.mark.django_db
 
@@ -44,15 +44,10 @@ def mundo():
         "proyecto": proyecto,
         "oap": oap,
         "oti": oti,
-        "todas": _persona(PERSONALIZADOS, TODAS),
-        "duena": _persona(PERSONALIZADOS, areas=[oap]),
-        "extrano": _persona(PERSONALIZADOS, areas=[oti]),
+        "todas": persona(PERSONALIZADOS, TODAS),
+        "duena": persona(PERSONALIZADOS, areas=[oap]),
+        "extrano": persona(PERSONALIZADOS, areas=[oti]),
     }
-
-
-def _persona(*permisos: str, areas=()) -> dict[str, str]:
-    usuario = UserFactory(areas=list(areas), permisos=[USAR, *permisos])
-    return {"X-MCP-User-Token": nuevo_token(usuario)[1]}
 
 
 def _preparar(client, cabeceras, ficha, **otros):
@@ -203,7 +198,7 @@ def test_the_api_key_alone_gets_sin_identidad(client, clave, mundo):
 
 
 def test_without_the_permission_the_answer_is_sin_permiso(client, mundo):
-    cabeceras = _persona("presupuesto.reportes.consultar", TODAS)
+    cabeceras = persona("presupuesto.reportes.consultar", TODAS)
     error_herramienta(_preparar(client, cabeceras, CDP_GRANDES), "SIN_PERMISO")
     nombres = {t["name"] for t in rpc(client, "tools/list", **cabeceras).resultado["tools"]}
     assert "reporte_preparar" not in nombres

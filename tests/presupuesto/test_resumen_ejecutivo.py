@@ -12,8 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.presupuesto import services
 from apps.presupuesto.models import Vigencia
-from tests.factories import AreaFactory, UserFactory
-from tests.mcp.factories import nuevo_token
+from tests.factories import AreaFactory
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 from tests.presupuesto.factories import (
     ProyectoFactory,
@@ -23,6 +22,7 @@ from tests.presupuesto.factories import (
     linea,
     rp_expedido,
 )
+from tests.presupuesto.mundos import persona
 
 pytestmark = pytest.mark.django_db
 
@@ -95,15 +95,10 @@ def mundo():
         "oti": oti,
         "gth": gth,
         "proyecto": proyecto,
-        "todas": _persona(REPORTES, TODAS),
-        "duena": _persona(REPORTES, areas=[oap]),
-        "extrano": _persona(PLANEACION, areas=[gth]),
+        "todas": persona(REPORTES, TODAS),
+        "duena": persona(REPORTES, areas=[oap]),
+        "extrano": persona(PLANEACION, areas=[gth]),
     }
-
-
-def _persona(*permisos: str, areas=()) -> dict[str, str]:
-    usuario = UserFactory(areas=list(areas), permisos=[USAR, *permisos])
-    return {"X-MCP-User-Token": nuevo_token(usuario)[1]}
 
 
 def _resumen(client, cabeceras, **argumentos):
@@ -327,7 +322,7 @@ def test_the_month_defaults_to_the_current_month_in_bogota(client, mundo, monkey
 
 @pytest.mark.parametrize("permiso", [REPORTES, PLANEACION])
 def test_either_permission_is_enough(client, mundo, permiso):
-    cabeceras = _persona(permiso, areas=[mundo["oap"]])
+    cabeceras = persona(permiso, areas=[mundo["oap"]])
     _valida(_resumen(client, cabeceras, ambito="area", area="OAP"))
 
 
@@ -336,7 +331,7 @@ def test_the_api_key_alone_gets_sin_identidad(client, clave, mundo):
 
 
 def test_without_either_permission_the_answer_is_sin_permiso(client, mundo):
-    cabeceras = _persona("presupuesto.reportes.personalizados", TODAS)
+    cabeceras = persona("presupuesto.reportes.personalizados", TODAS)
     error_herramienta(_resumen(client, cabeceras, ambito="paa_mes"), "SIN_PERMISO")
     nombres = {t["name"] for t in rpc(client, "tools/list", **cabeceras).resultado["tools"]}
     assert "resumen_ejecutivo" not in nombres
