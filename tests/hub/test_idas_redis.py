@@ -42,9 +42,9 @@ def redis_real():
         try:
             yield
         finally:
-            claves = list(cliente.scan_iter(f"{prefijo}:*"))
-            if claves:
-                cliente.delete(*claves)
+            llaves = list(cliente.scan_iter(f"{prefijo}:*"))
+            if llaves:
+                cliente.delete(*llaves)
 
 
 def test_counting_a_hit_is_one_round_trip(redis_real, idas):

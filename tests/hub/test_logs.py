@@ -22,7 +22,7 @@ from tests.mcp.factories import nueva_clave, nuevo_token
 pytestmark = [pytest.mark.django_db, pytest.mark.urls(__name__)]
 
 HEX32 = re.compile(r"^[0-9a-f]{32}$")
-CLAVES_ACCESO = {
+CAMPOS_ACCESO = {
     "time",
     "level",
     "logger",
@@ -121,7 +121,7 @@ def test_every_line_of_a_request_carries_its_id_and_one_access_line_closes_it(cl
     ]
     assert re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$", vista[0]["time"])
     (acceso,) = _acceso(objetos)
-    assert set(acceso) == CLAVES_ACCESO
+    assert set(acceso) == CAMPOS_ACCESO
     assert acceso["level"] == "INFO"
     assert acceso["message"] == "GET /prueba-logs/registra 200"
     assert (acceso["request_id"], acceso["status"], acceso["ip"]) == (rid, 200, "203.0.113.9")

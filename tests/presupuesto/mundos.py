@@ -60,6 +60,18 @@ EXTRAS_RP = {"movimientos", "area", "vigencia", "enlace", "url"}
 IMPORTES_CDP = ("valor_inicial", "valor_actual", "comprometido", "saldo")
 IMPORTES_RP = ("valor_inicial", "valor_actual", "obligado")
 DOCUMENTO_BENEFICIARIO = "900123456-7"
+# The figures of the dashboard, of each of its rows and of an area's summary.
+CIFRAS = (
+    "asignado",
+    "programado",
+    "certificado",
+    "comprometido",
+    "obligado",
+    "disponible",
+    "porcentaje_disponible",
+    "avance",
+    "semaforo",
+)
 OTI = "Oficina de Tecnologías de la Información"
 
 

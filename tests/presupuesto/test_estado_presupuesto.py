@@ -3,7 +3,6 @@ traffic lights, filters, detail of one project, visibility, and a fixed cost."""
 
 from __future__ import annotations
 
-import datetime
 from decimal import Decimal
 
 import pytest
@@ -22,29 +21,19 @@ from tests.presupuesto.factories import (
     linea,
     rp_expedido,
 )
-from tests.presupuesto.mundos import persona
+from tests.presupuesto.mundos import CIFRAS, persona
 
 pytestmark = pytest.mark.django_db
 
-USAR = "mcp.asistente.usar"
 REPORTES = "presupuesto.reportes.consultar"
 TODAS = "presupuesto.areas.todas"
-MARZO = datetime.date(2026, 3, 1)
-CLAVES = {
+CAMPOS = {
     "vigencia",
     "todas_las_areas",
     "filtros",
     "tope",
     "sin_asignar",
-    "asignado",
-    "programado",
-    "certificado",
-    "comprometido",
-    "obligado",
-    "disponible",
-    "porcentaje_disponible",
-    "avance",
-    "semaforo",
+    *CIFRAS,
     "lineas_paa",
     "lineas_paa_total",
     "por_proyecto",
@@ -77,18 +66,7 @@ _valida = validador("estado_presupuesto", decimales=True)
 
 def _cifras(fila: dict) -> dict[str, str]:
     """The figures of a row as exact strings (a Decimal's digits, as sent)."""
-    claves = (
-        "asignado",
-        "programado",
-        "certificado",
-        "comprometido",
-        "obligado",
-        "disponible",
-        "porcentaje_disponible",
-        "avance",
-        "semaforo",
-    )
-    return {c: str(fila[c]) for c in claves}
+    return {c: str(fila[c]) for c in CIFRAS}
 
 
 # --- figures --------------------------------------------------------------------------------
@@ -96,7 +74,7 @@ def _cifras(fila: dict) -> dict[str, str]:
 
 def test_who_sees_every_area_gets_the_whole_vigencia_with_exact_figures(client, mundo):
     datos = _valida(_tablero(client, mundo["todas"]))
-    assert set(datos) == CLAVES
+    assert set(datos) == CAMPOS
     assert datos["vigencia"] == 2026 and datos["todas_las_areas"] is True
     assert datos["filtros"] == {"proyectos": None, "areas": None}
     assert str(datos["tope"]) == "10000000.00"

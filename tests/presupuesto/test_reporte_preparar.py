@@ -21,10 +21,9 @@ from tests.presupuesto.mundos import persona
 
 pytestmark = pytest.mark.django_db
 
-USAR = "mcp.asistente.usar"
 PERSONALIZADOS = "presupuesto.reportes.personalizados"
 TODAS = "presupuesto.areas.todas"
-CLAVES = {"peticion", "ficha", "fuente", "columnas", "total_filas", "muestra", "enlace", "url"}
+CAMPOS = {"peticion", "ficha", "fuente", "columnas", "total_filas", "muestra", "enlace", "url"}
 PREFIJO = "/presupuesto/reportes/constructor?ficha="
 
 
@@ -80,7 +79,7 @@ def test_a_valid_ficha_gives_count_sample_and_link(client, mundo):
     datos = _valida(
         _preparar(client, mundo["todas"], CDP_GRANDES, peticion="Los CDP\u200b de más de 200")
     )
-    assert set(datos) == CLAVES
+    assert set(datos) == CAMPOS
     assert datos["peticion"] == "Los CDP de más de 200"
     assert datos["ficha"] == {
         "fuente": "cdp",

@@ -22,29 +22,20 @@ from tests.presupuesto.factories import (
     linea,
     rp_expedido,
 )
-from tests.presupuesto.mundos import persona
+from tests.presupuesto.mundos import CIFRAS, persona
 
 pytestmark = pytest.mark.django_db
 
-USAR = "mcp.asistente.usar"
 REPORTES = "presupuesto.reportes.consultar"
 PLANEACION = "presupuesto.planeacion.consultar"
 TODAS = "presupuesto.areas.todas"
 MARZO = datetime.date(2026, 3, 1)
 ABRIL = datetime.date(2026, 4, 1)
-CLAVES_AREA = {
+CAMPOS_AREA = {
     "ambito",
     "vigencia",
     "area",
-    "asignado",
-    "programado",
-    "certificado",
-    "comprometido",
-    "obligado",
-    "disponible",
-    "porcentaje_disponible",
-    "avance",
-    "semaforo",
+    *CIFRAS,
     "lineas_paa",
     "lineas_paa_total",
     "por_proyecto",
@@ -52,7 +43,7 @@ CLAVES_AREA = {
     "rp_por_estado",
     "umbrales_semaforo",
 }
-CLAVES_MES = {
+CAMPOS_MES = {
     "ambito",
     "mes",
     "filtros",
@@ -117,7 +108,7 @@ def _por_estado(filas: list[dict], valor: str = "valor") -> dict[str, tuple[int,
 
 def test_an_area_summary_has_exact_figures(client, mundo):
     datos = _valida(_resumen(client, mundo["todas"], ambito="area", area="OAP"))
-    assert set(datos) == CLAVES_AREA
+    assert set(datos) == CAMPOS_AREA
     assert datos["ambito"] == "area" and datos["vigencia"] == 2026
     assert datos["area"] == {
         "id": mundo["oap"].pk,
@@ -235,7 +226,7 @@ def test_an_area_summary_without_an_active_vigencia_is_no_encontrado(client, mun
 
 def test_a_month_summary_has_exact_figures(client, mundo):
     datos = _valida(_resumen(client, mundo["todas"], ambito="paa_mes", mes="2026-03"))
-    assert set(datos) == CLAVES_MES
+    assert set(datos) == CAMPOS_MES
     assert datos["ambito"] == "paa_mes" and datos["mes"] == "2026-03"
     assert datos["filtros"] == {"areas": None}
     assert datos["cantidad"] == 6  # the annulled line is left out
