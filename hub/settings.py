@@ -112,7 +112,7 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
             "Falta SECRET_KEY (50 o más caracteres aleatorios); solo con DEBUG=true la reemplaza "
-            "una clave local de desarrollo guardada en var/."
+            "un secreto local de desarrollo guardado en var/."
         )
     SECRET_KEY = _secreto_de_desarrollo()
 # Former keys, still accepted while a rotation ends (signed values, confirmation tokens).
@@ -371,7 +371,7 @@ CORS_EXPOSE_HEADERS = [
     "X-RateLimit-Remaining-Dia",
 ]
 
-# Mail: EMAIL_URL (e.g. smtp+tls://usuario:clave@smtp.entidad.gov.co:587) or the EMAIL_*
+# Mail: EMAIL_URL (e.g. smtp+tls://usuario:contraseña@smtp.entidad.gov.co:587) or the EMAIL_*
 # variables one by one. Without either, nothing is sent: hub.correo logs one line per message,
 # without addresses, subject or text (contact messages carry personal data); production refuses
 # to start so. The console backend, which printed messages whole to the log, is refused always.
@@ -397,7 +397,7 @@ if env.str("EMAIL_URL", default=""):
         # Not the address itself in the message: it carries the mail password.
         raise ImproperlyConfigured(
             "EMAIL_URL no es válida: use smtp://, smtp+tls:// o smtp+ssl:// con "
-            "usuario:clave@servidor:puerto (por ejemplo smtp+tls://hub:clave@smtp.entidad.gov.co:587)."
+            "usuario:contraseña@servidor:puerto (por ejemplo smtp+tls://hub:contraseña@smtp.entidad.gov.co:587)."
         ) from None
 else:
     EMAIL_BACKEND = env.str("EMAIL_BACKEND", default=CORREO_POR_DEFECTO)
@@ -420,7 +420,7 @@ if HUB_PRODUCCION and EMAIL_BACKEND in CORREO_QUE_NO_ENTREGA:
     )
     raise ImproperlyConfigured(
         f"HUB_PRODUCCION necesita un servidor de correo que entregue: {causa}. Defina EMAIL_URL "
-        "(por ejemplo smtp+tls://usuario:clave@smtp.entidad.gov.co:587) o EMAIL_BACKEND con "
+        "(por ejemplo smtp+tls://usuario:contraseña@smtp.entidad.gov.co:587) o EMAIL_BACKEND con "
         "EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD y EMAIL_USE_TLS."
     )
 if EMAIL_BACKEND == CORREO_DE_CONSOLA:
