@@ -123,7 +123,7 @@ if _formato_logs() == "json":
     # (start, workers, timeouts) go out as JSON on stderr like the application's.
     accesslog = None
     logconfig_dict = {
-        "formatters": {"json": {"()": "hub.registro_logs.FormatoJSON"}},
+        "formatters": {"json": {"()": "hub.logs.FormatoJSON"}},
         "handlers": {
             "console": {
                 "class": "logging.StreamHandler",

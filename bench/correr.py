@@ -102,7 +102,7 @@ class Base:
         env.update(
             DJANGO_SETTINGS_MODULE="hub.settings",
             # One key for every run: the demo credentials in a reused database derive from it.
-            SECRET_KEY=os.environ.get("SECRET_KEY") or _clave_bench(),
+            SECRET_KEY=os.environ.get("SECRET_KEY") or _secreto_bench(),
             DATABASE_URL=f"{cfg.pg}/{self.nombre}",
             REDIS_URL=cfg.redis,
             HUB_CACHE_PREFIJO=self.prefijo,
@@ -111,7 +111,7 @@ class Base:
         return env
 
 
-def _clave_bench() -> str:
+def _secreto_bench() -> str:
     """The bench's own secret key, made once and kept in var/bench/ (never committed)."""
     archivo = RAIZ / "var" / "bench" / "clave_secreta"
     if not archivo.exists():

@@ -20,7 +20,7 @@ from django.core.mail.backends.base import BaseEmailBackend
 logger = logging.getLogger(__name__)
 
 
-class RegistroSinDatos(BaseEmailBackend):
+class LogSinDatos(BaseEmailBackend):
     """Sends nothing; logs one line per message without addresses, subject or text."""
 
     def send_messages(self, email_messages: Sequence[EmailMessage]) -> int:

@@ -73,10 +73,10 @@ def exposicion() -> bytes:
     carpeta = os.environ.get(metricas_carpeta.VARIABLE)
     if not carpeta:
         return generate_latest(REGISTRY)
-    registro = CollectorRegistry()
-    multiprocess.MultiProcessCollector(registro, path=carpeta)
+    recolectores = CollectorRegistry()
+    multiprocess.MultiProcessCollector(recolectores, path=carpeta)
     with metricas_carpeta.candado(carpeta, exclusivo=False):
-        return generate_latest(registro)
+        return generate_latest(recolectores)
 
 
 @require_safe

@@ -14,7 +14,7 @@ from django.contrib.sessions.middleware import SessionMiddleware
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 
-from hub import chunked, paginas_error, precarga, registro_logs, respuestas, seguridad
+from hub import chunked, logs, paginas_error, precarga, respuestas, seguridad
 from hub.ip import olvidar_esquema_ajeno
 from hub.limites import CacheNoDisponible, clave_ip, contar
 from hub.models import Limites
@@ -24,7 +24,7 @@ logger = logging.getLogger("hub.errores")
 acceso = logging.getLogger("hub.acceso")
 
 
-class RegistroPeticionMiddleware:
+class LogPeticionMiddleware:
     """The very first: a request id for every log line of the request, one access line, and
     each singleton read once per request."""
 
@@ -33,7 +33,7 @@ class RegistroPeticionMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         olvidar_esquema_ajeno(request)
-        token = registro_logs.iniciar(request)
+        token = logs.iniciar(request)
         inicio = time.perf_counter()
         try:
             with memoria_de_peticion():
@@ -44,7 +44,7 @@ class RegistroPeticionMiddleware:
                 logging.ERROR if estado >= 500 else logging.INFO,
                 "%s %s %s",
                 request.method,
-                request.path[: registro_logs.MAX_RUTA],
+                request.path[: logs.MAX_RUTA],
                 estado,
                 extra={
                     "status": estado,
@@ -53,7 +53,7 @@ class RegistroPeticionMiddleware:
             )
             return response
         finally:
-            registro_logs.terminar(token)
+            logs.terminar(token)
 
 
 class CabecerasSeguridadMiddleware:

@@ -29,7 +29,7 @@ CONTENT_TYPE = "application/health+json"
 # A check that answers but takes longer than this turns the status into "warn" (still HTTP 200).
 LENTO_MS = 1000.0
 # The probe key evaporates on its own even if the delete after the read does not reach the cache.
-TTL_CLAVE_S = 30
+TTL_LLAVE_S = 30
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,8 @@ class Resultado:
     momento: str = ""
 
     @property
-    def clave(self) -> str:
+    def nombre(self) -> str:
+        """The check's name in the draft's `checks` object."""
         return f"{self.componente}:responseTime"
 
     def como_dict(self) -> dict[str, object]:
@@ -89,14 +90,14 @@ def _probar_base() -> None:
 
 def _probar_cache() -> None:
     # A unique key per probe: concurrent probes from several hosts never read each other's value.
-    clave = f"salud:{secrets.token_hex(8)}"
+    llave = f"salud:{secrets.token_hex(8)}"
     valor = secrets.token_hex(8)
-    cache.set(clave, valor, TTL_CLAVE_S)
+    cache.set(llave, valor, TTL_LLAVE_S)
     try:
-        if cache.get(clave) != valor:
+        if cache.get(llave) != valor:
             raise LecturaDistinta
     finally:
-        cache.delete(clave)
+        cache.delete(llave)
 
 
 def comprobar_base() -> Resultado:
@@ -127,7 +128,7 @@ def cuerpo(resultados: list[Resultado], *, detalle: bool) -> dict[str, object]:
     estado = estado_global(resultados)
     if not detalle:
         return {"status": estado}
-    checks = {r.clave: [r.como_dict()] for r in resultados}
+    checks = {r.nombre: [r.como_dict()] for r in resultados}
     cache = describir_cache()
     for check in checks.get("cache:responseTime", []):
         # Which shared cache this is, and how far it reaches (all hosts, or this host only).

@@ -89,7 +89,7 @@ if HUB_PRODUCCION and DEBUG:
     )
 
 
-def _clave_de_desarrollo() -> str:
+def _secreto_de_desarrollo() -> str:
     """A random key kept in var/ for this checkout only: never a key anyone else can read."""
     archivo = VAR_DIR / "clave_secreta_desarrollo"
     if not archivo.exists():
@@ -115,9 +115,9 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
             "Falta SECRET_KEY (50 o más caracteres aleatorios); solo con DEBUG=true la reemplaza "
-            "una clave local de desarrollo guardada en var/."
+            "un secreto local de desarrollo guardado en var/."
         )
-    SECRET_KEY = _clave_de_desarrollo()
+    SECRET_KEY = _secreto_de_desarrollo()
 # Former keys, still accepted while a rotation ends (signed values, confirmation tokens).
 SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
@@ -189,7 +189,7 @@ MIDDLEWARE = [
     # Outermost: every answer counted and timed by its route (hub/metricas.py), 429s included.
     "hub.metricas.MetricasMiddleware",
     # Then: every later log line carries the request id, and the access line sees every answer.
-    "hub.middleware.RegistroPeticionMiddleware",
+    "hub.middleware.LogPeticionMiddleware",
     "hub.middleware.CabecerasSeguridadMiddleware",
     "hub.middleware.TamanoCuerpoMiddleware",
     "hub.middleware.LimiteGlobalMiddleware",
@@ -376,11 +376,11 @@ CORS_EXPOSE_HEADERS = [
     "X-RateLimit-Remaining-Dia",
 ]
 
-# Mail: EMAIL_URL (e.g. smtp+tls://usuario:clave@smtp.entidad.gov.co:587) or the EMAIL_*
+# Mail: EMAIL_URL (e.g. smtp+tls://usuario:contraseña@smtp.entidad.gov.co:587) or the EMAIL_*
 # variables one by one. Without either, nothing is sent: hub.correo logs one line per message,
 # without addresses, subject or text (contact messages carry personal data); production refuses
 # to start so. The console backend, which printed messages whole to the log, is refused always.
-CORREO_POR_DEFECTO = "hub.correo.RegistroSinDatos"
+CORREO_POR_DEFECTO = "hub.correo.LogSinDatos"
 CORREO_DE_CONSOLA = "django.core.mail.backends.console.EmailBackend"
 # Backends that never deliver: they log, keep in memory, write files or drop the message.
 CORREO_QUE_NO_ENTREGA = frozenset(
@@ -402,7 +402,7 @@ if env.str("EMAIL_URL", default=""):
         # Not the address itself in the message: it carries the mail password.
         raise ImproperlyConfigured(
             "EMAIL_URL no es válida: use smtp://, smtp+tls:// o smtp+ssl:// con "
-            "usuario:clave@servidor:puerto (por ejemplo smtp+tls://hub:clave@smtp.entidad.gov.co:587)."
+            "usuario:contraseña@servidor:puerto (por ejemplo smtp+tls://hub:contraseña@smtp.entidad.gov.co:587)."
         ) from None
 else:
     EMAIL_BACKEND = env.str("EMAIL_BACKEND", default=CORREO_POR_DEFECTO)
@@ -425,7 +425,7 @@ if HUB_PRODUCCION and EMAIL_BACKEND in CORREO_QUE_NO_ENTREGA:
     )
     raise ImproperlyConfigured(
         f"HUB_PRODUCCION necesita un servidor de correo que entregue: {causa}. Defina EMAIL_URL "
-        "(por ejemplo smtp+tls://usuario:clave@smtp.entidad.gov.co:587) o EMAIL_BACKEND con "
+        "(por ejemplo smtp+tls://usuario:contraseña@smtp.entidad.gov.co:587) o EMAIL_BACKEND con "
         "EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD y EMAIL_USE_TLS."
     )
 if EMAIL_BACKEND == CORREO_DE_CONSOLA:
@@ -449,8 +449,8 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "json": {"()": "hub.registro_logs.FormatoJSON"},
-        "texto": {"()": "hub.registro_logs.FormatoTexto"},
+        "json": {"()": "hub.logs.FormatoJSON"},
+        "texto": {"()": "hub.logs.FormatoTexto"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": HUB_LOG_FORMATO}},
     "root": {"handlers": ["console"], "level": env.str("HUB_LOG_LEVEL", default="INFO")},

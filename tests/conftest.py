@@ -25,9 +25,9 @@ def limpiar_cache() -> None:
     # there would flush the whole database under the other workers' feet.
     if isinstance(cache, RedisCache):
         cliente = cache._cache.get_client(write=True)
-        claves = list(cliente.scan_iter(f"{conf['KEY_PREFIX']}:*"))
-        if claves:
-            cliente.delete(*claves)
+        llaves = list(cliente.scan_iter(f"{conf['KEY_PREFIX']}:*"))
+        if llaves:
+            cliente.delete(*llaves)
     else:
         cache.clear()
 

@@ -17,6 +17,10 @@ class AreaFactory(factory.django.DjangoModelFactory):
     sigla = factory.Sequence(lambda n: f"A{n}")
 
 
+# The password every person the factory makes signs in with.
+CONTRASENA = "clave-de-prueba-123"
+
+
 class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = User
@@ -27,7 +31,7 @@ class UserFactory(factory.django.DjangoModelFactory):
     first_name = factory.Faker("first_name", locale="es_CO")
     last_name = factory.Faker("last_name", locale="es_CO")
     email = factory.LazyAttribute(lambda u: f"{u.username}@entidad.gov.co")
-    password = factory.django.Password("clave-de-prueba-123")
+    password = factory.django.Password(CONTRASENA)
     is_active = True
 
     @factory.post_generation

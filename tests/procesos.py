@@ -152,28 +152,37 @@ class Gunicorn:
     proceso: subprocess.Popen
     log: Path
 
+    @property
+    def puerto(self) -> int:
+        return int(self.base.rsplit(":", 1)[1])
+
+    def lineas_nuevas(self, desde: int) -> str:
+        """What the server logged after offset `desde` (each test reads only its own lines)."""
+        time.sleep(0.3)  # the access lines follow the answer
+        return self.log.read_bytes()[desde:].decode("utf-8", "replace")
+
     def workers(self) -> list[int]:
         """The master's children right now."""
         hijos = Path(f"/proc/{self.proceso.pid}/task/{self.proceso.pid}/children")
         return [int(x) for x in hijos.read_text().split()]
 
-    def pids_en_log(self, ruta: str) -> list[str]:
-        """The worker pid of every access line of `ruta`, in order."""
-        return re.findall(rf"pid=<(\d+)> \d+ {re.escape(ruta)}$", self.log.read_text(), re.M)
+    def pids_en_log(self, ruta: str, desde: int = 0) -> list[str]:
+        """The worker pid of every access line of `ruta` after offset `desde`, in order."""
+        nuevo = self.log.read_text()[desde:]
+        return re.findall(rf"pid=<(\d+)> \d+ {re.escape(ruta)}$", nuevo, re.M)
 
 
 @contextmanager
-def gunicorn_conf(env: dict[str, str], carpeta: Path, **variables: str) -> Iterator[Gunicorn]:
+def gunicorn_conf(
+    env: dict[str, str], carpeta: Path, *, pids: bool = True, **variables: str
+) -> Iterator[Gunicorn]:
     """`gunicorn -c gunicorn.conf.py hub.wsgi` as deployed, on a free port, with `variables`
-    (WEB_CONCURRENCY, GUNICORN_MAX_REQUESTS...); its access log names the worker of each line."""
+    (WEB_CONCURRENCY, GUNICORN_MAX_REQUESTS...); with `pids`, its access log names the worker of
+    each line (`pids_en_log`), else the access line is the production one."""
     puerto = puerto_libre()
-    env = {
-        **env,
-        "HUB_BIND": f"127.0.0.1:{puerto}",
-        "HUB_LOG_FORMATO": "texto",
-        "GUNICORN_CMD_ARGS": "--access-logformat 'pid=%(p)s %(s)s %(U)s'",
-        **variables,
-    }
+    env = {**env, "HUB_BIND": f"127.0.0.1:{puerto}", "HUB_LOG_FORMATO": "texto", **variables}
+    if pids:
+        env["GUNICORN_CMD_ARGS"] = "--access-logformat 'pid=%(p)s %(s)s %(U)s'"
     log = carpeta / f"gunicorn-{puerto}.log"
     with log.open("w") as salida:
         proceso = subprocess.Popen(

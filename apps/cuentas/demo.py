@@ -8,7 +8,7 @@ from django.db import transaction
 from apps.cuentas.models import Area, User
 from hub.demo import ContextoDemo
 
-CLAVE_DEMO = "Demo-Hub-2026!"
+CONTRASENA_DEMO = "Demo-Hub-2026!"
 
 AREAS = [
     ("DG", "Dirección General"),
@@ -159,7 +159,7 @@ def cargar(ctx: ContextoDemo) -> None:
             },
         )
         if creado:
-            usuario.set_password(CLAVE_DEMO)
+            usuario.set_password(CONTRASENA_DEMO)
             usuario.save(update_fields=["password"])
             usuario.groups.set([roles[r] for r in sus_roles])
             usuario.areas.set(
@@ -178,25 +178,25 @@ def cargar(ctx: ContextoDemo) -> None:
         },
     )
     if creado:
-        admin.set_password(CLAVE_DEMO)
+        admin.set_password(CONTRASENA_DEMO)
         admin.save(update_fields=["password"])
     usuarios["admin"] = admin
 
     ctx.objetos.update(areas=areas, roles=roles, usuarios=usuarios)
-    ctx.salida["usuarios"] = {u: {"username": u, "password": CLAVE_DEMO} for u in usuarios}
-    ctx.anotar(f"Administración: {ctx.base}/admin/   usuario admin / {CLAVE_DEMO}")
+    ctx.salida["usuarios"] = {u: {"username": u, "password": CONTRASENA_DEMO} for u in usuarios}
+    ctx.anotar(f"Administración: {ctx.base}/admin/   usuario admin / {CONTRASENA_DEMO}")
     ctx.anotar(
         f"Ingreso del personal: {ctx.base}/cuentas/login/   perfil: {ctx.base}/cuentas/perfil/"
     )
     ctx.anotar("Personas de la demostración (usuario / contraseña):")
-    ctx.anotar(f"  {'admin':<14} {CLAVE_DEMO}   administración del hub (superusuario)")
+    ctx.anotar(f"  {'admin':<14} {CONTRASENA_DEMO}   administración del hub (superusuario)")
     for username, (nombre, apellido, cargo, sus_roles, _areas, activo) in PERSONAS.items():
         nota = "cuenta bloqueada, no puede ingresar" if not activo else ", ".join(sus_roles)
         if activo and len(sus_roles) == len(ROLES):
             nota = "todos los roles"
         elif activo and "Usuarios del asistente" not in sus_roles:
             nota += " (sin acceso al asistente)"
-        ctx.anotar(f"  {username:<14} {CLAVE_DEMO}   {nombre} {apellido} ({cargo}): {nota}")
+        ctx.anotar(f"  {username:<14} {CONTRASENA_DEMO}   {nombre} {apellido} ({cargo}): {nota}")
     ctx.anotar(f"Salud del servicio: {ctx.base}/salud/   (detalle para el personal con sesión)")
     ctx.anotar("Servicios:")
     for servicio in (

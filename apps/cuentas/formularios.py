@@ -42,11 +42,11 @@ class _IngresoEnEspanol:
         rechazo = texto_rechazo().replace("%", "%%")
         self.error_messages = {**self.error_messages, "invalid_login": rechazo, "inactive": rechazo}
         usuario: forms.Field = self.fields["username"]
-        clave: forms.Field = self.fields["password"]
+        contrasena: forms.Field = self.fields["password"]
         usuario.label = "Usuario"
         usuario.error_messages["required"] = "Escriba su usuario."
-        clave.label = "Contraseña"
-        clave.error_messages["required"] = "Escriba su contraseña."
+        contrasena.label = "Contraseña"
+        contrasena.error_messages["required"] = "Escriba su contraseña."
 
 
 class FormularioIngreso(_IngresoEnEspanol, AuthenticationForm):
@@ -140,7 +140,7 @@ class FormularioOlvido(PasswordResetForm):
         return mensaje
 
 
-class FormularioNuevaClave(SetPasswordForm):
+class FormularioNuevaContrasena(SetPasswordForm):
     """Choose a new password (twice), checked by the configured password validators."""
 
     def __init__(self, *args, **kwargs):

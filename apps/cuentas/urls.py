@@ -11,6 +11,6 @@ urlpatterns = [
     path("perfil/", perfil.perfil, name="perfil"),
     path("clave/olvido/", views.OlvidoView.as_view(), name="clave_olvido"),
     path("clave/enviada/", views.EnviadoView.as_view(), name="clave_enviada"),
-    path("clave/<uidb64>/<token>/", views.NuevaClaveView.as_view(), name="clave_nueva"),
+    path("clave/<uidb64>/<token>/", views.NuevaContrasenaView.as_view(), name="clave_nueva"),
     path("clave/lista/", views.ListaView.as_view(), name="clave_lista"),
 ]

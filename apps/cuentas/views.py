@@ -10,7 +10,7 @@ from django.urls import reverse_lazy
 from django.utils.decorators import method_decorator
 
 from apps.cuentas.correo import tras_responder
-from apps.cuentas.formularios import FormularioIngreso, FormularioNuevaClave, FormularioOlvido
+from apps.cuentas.formularios import FormularioIngreso, FormularioNuevaContrasena, FormularioOlvido
 from apps.cuentas.intentos import limitar_ingreso, limitar_olvido
 from apps.marca import selectors
 
@@ -71,11 +71,11 @@ class EnviadoView(auth_views.PasswordResetDoneView):
         return {**super().get_context_data(**kwargs), **_vigencia_enlace()}
 
 
-class NuevaClaveView(auth_views.PasswordResetConfirmView):
+class NuevaContrasenaView(auth_views.PasswordResetConfirmView):
     """The link of the e-mail: choose a new password (the link works once)."""
 
     template_name = "cuentas/clave_nueva.html"
-    form_class = FormularioNuevaClave
+    form_class = FormularioNuevaContrasena
     success_url = reverse_lazy("cuentas:clave_lista")
 
 

@@ -6,7 +6,7 @@ from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.request import Request
 
-from apps.firmas.selectors import claves_verificacion, verificacion
+from apps.firmas.selectors import llaves_verificacion, verificacion
 from apps.firmas.serializers import Verificacion
 from hub import respuestas
 from hub.api import VistaPublica
@@ -80,7 +80,7 @@ class VerificarFirmaAPI(VistaPublica):
 
     @classmethod
     def lecturas(cls, request, token: str = "", **kwargs) -> list[str]:
-        return claves_verificacion(token)
+        return llaves_verificacion(token)
 
     @documentar_verificacion("firma_verificar", "Verificar una firma")
     def get(self, request: Request, token: str) -> HttpResponse:

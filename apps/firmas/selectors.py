@@ -43,12 +43,12 @@ def _documento_de(firma: Firma) -> models.Model | None:
 def resumen_documento(documento: models.Model) -> dict[str, Any]:
     """`resumen_firma()` with people's text cleaned and the object shortened."""
     resumen = {}
-    for clave, valor in dict(documento.resumen_firma()).items():
-        if clave == "objeto" and isinstance(valor, str):
+    for campo, valor in dict(documento.resumen_firma()).items():
+        if campo == "objeto" and isinstance(valor, str):
             valor = recortar(valor, LARGO_OBJETO)
         elif isinstance(valor, str):
             valor = limpiar(valor)
-        resumen[str(clave)] = valor
+        resumen[str(campo)] = valor
     return resumen
 
 
@@ -112,16 +112,16 @@ GENERACION_VERIFICACION = "firmas:verificacion:gen"
 TTL_VERIFICACION = 3600
 
 
-def _clave_verificacion(token: uuid.UUID) -> str:
+def _llave_verificacion(token: uuid.UUID) -> str:
     return f"firmas:verificacion:{token}"
 
 
-def claves_verificacion(texto: str) -> list[str]:
+def llaves_verificacion(texto: str) -> list[str]:
     """The cache keys `verificacion(texto)` reads (for hub.precarga)."""
     token = token_de(texto)
     if token == TOKEN_IMPOSIBLE:
         return []
-    return claves_versionado(_clave_verificacion(token), GENERACION_VERIFICACION)
+    return claves_versionado(_llave_verificacion(token), GENERACION_VERIFICACION)
 
 
 def verificacion(texto: str) -> dict[str, Any] | None:
@@ -129,13 +129,13 @@ def verificacion(texto: str) -> dict[str, Any] | None:
     token = token_de(texto)
     if token == TOKEN_IMPOSIBLE:
         return resumen_verificacion(texto)
-    clave = _clave_verificacion(token)
-    guardada, generacion = leer_versionado(clave, generacion_en=GENERACION_VERIFICACION)
+    llave = _llave_verificacion(token)
+    guardada, generacion = leer_versionado(llave, generacion_en=GENERACION_VERIFICACION)
     if guardada is not None:
         return guardada
     datos = resumen_verificacion(texto)
     if datos is not None:
-        guardar_versionado(clave, datos, generacion, TTL_VERIFICACION)
+        guardar_versionado(llave, datos, generacion, TTL_VERIFICACION)
     return datos
 
 

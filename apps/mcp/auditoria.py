@@ -11,7 +11,7 @@ from apps.mcp import secretos
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import RegistroAuditoria
 from hub import metricas
-from hub.registro_logs import request_id_actual, request_id_recibido_actual
+from hub.logs import request_id_actual, request_id_recibido_actual
 from hub.texto import recortar
 
 SECRETOS = frozenset({"token_confirmacion"})

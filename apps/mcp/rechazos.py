@@ -60,12 +60,12 @@ class Proceso:
         self.minuto: datetime | None = None
         self.vistos: set[str] = set()
 
-    def primera_vez(self, minuto: datetime, clave: str) -> bool:
+    def primera_vez(self, minuto: datetime, llave: str) -> bool:
         if minuto != self.minuto:
             self.minuto, self.vistos = minuto, set()
-        if clave in self.vistos:
+        if llave in self.vistos:
             return False
-        self.vistos.add(clave)
+        self.vistos.add(llave)
         return True
 
 
@@ -76,14 +76,14 @@ def minuto_actual() -> datetime:
     return timezone.now().replace(second=0, microsecond=0)
 
 
-def _clave(minuto: datetime, quien: str, estado: int, codigo: str) -> str:
+def _llave(minuto: datetime, quien: str, estado: int, codigo: str) -> str:
     # No spaces: Django warns about keys a memcached could not hold.
     return f"{PREFIJO}:{int(minuto.timestamp())}:{quien.replace(' ', '-')}:{estado}:{codigo}"
 
 
-def clave_cache(fila: RechazoAsistente) -> str:
+def llave_cache(fila: RechazoAsistente) -> str:
     """The cache counter of a row's minute, who, status and code."""
-    return _clave(fila.minuto, fila.quien, fila.estado, fila.codigo)
+    return _llave(fila.minuto, fila.quien, fila.estado, fila.codigo)
 
 
 def _quien(request: HttpRequest, usuario: User | None, clave: ClaveApi | None) -> tuple[str, str]:
@@ -113,7 +113,7 @@ def _anotar(request: HttpRequest, estado: int, codigo: str, quien: Quien | None)
     clave_api = quien.clave if quien is not None else None
     texto, direccion = _quien(request, usuario, clave_api)
     minuto = minuto_actual()
-    clave = _clave(minuto, texto, estado, codigo)
+    llave = _llave(minuto, texto, estado, codigo)
     fila = RechazoAsistente(
         minuto=minuto,
         quien=texto,
@@ -124,9 +124,9 @@ def _anotar(request: HttpRequest, estado: int, codigo: str, quien: Quien | None)
         codigo=codigo,
     )
     try:
-        nuevo = _contar(clave)
+        nuevo = _contar(llave)
     except Exception:  # the cache cannot count: seen once per process and minute
-        if PROCESO.primera_vez(minuto, clave):
+        if PROCESO.primera_vez(minuto, llave):
             RechazoAsistente.objects.bulk_create([fila], ignore_conflicts=True)
         return
     if nuevo:
@@ -138,16 +138,16 @@ def _anotar(request: HttpRequest, estado: int, codigo: str, quien: Quien | None)
             volcar(minuto)
 
 
-def _contar(clave: str) -> bool:
+def _contar(llave: str) -> bool:
     """One more on the counter; True when this call created it."""
     try:
-        cache.incr(clave)
+        cache.incr(llave)
         return False
     except ValueError:  # no counter yet
         pass
-    if cache.add(clave, 1, VIDA):
+    if cache.add(llave, 1, VIDA):
         return True
-    cache.incr(clave)  # another process created it meanwhile
+    cache.incr(llave)  # another process created it meanwhile
     return False
 
 
@@ -167,16 +167,16 @@ def volcar(minuto: datetime | None = None) -> int:
             return cerradas
         ultimo = filas[-1].pk
         try:
-            cuentas = cache.get_many([clave_cache(f) for f in filas])
+            conteos = cache.get_many([llave_cache(f) for f in filas])
         except Exception:
-            logger.warning("caché no disponible: las cuentas de rechazos siguen pendientes")
+            logger.warning("caché no disponible: los conteos de rechazos siguen pendientes")
             return cerradas
         veces: dict[int, int] = {}
         cerrar: list[int] = []
         for fila in filas:
-            cuenta = cuentas.get(clave_cache(fila))
-            if isinstance(cuenta, int) and cuenta > fila.veces:
-                veces[fila.pk] = cuenta
+            conteo = conteos.get(llave_cache(fila))
+            if isinstance(conteo, int) and conteo > fila.veces:
+                veces[fila.pk] = conteo
             if fila.minuto < corte:
                 cerrar.append(fila.pk)
         if veces or cerrar:

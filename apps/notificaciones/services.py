@@ -137,7 +137,7 @@ def recibir_mensaje(
 ) -> MensajeContacto:
     """Store a message and, once committed, forward it to the site's address if it has one."""
     with transaction.atomic():
-        registro = MensajeContacto.objects.create(
+        contacto = MensajeContacto.objects.create(
             referencia=nueva_referencia(),
             sitio=sitio,
             nombre=nombre,
@@ -151,12 +151,12 @@ def recibir_mensaje(
         if sitio.correo_destino:
 
             def reenviar() -> None:
-                reenviar_por_correo(registro)
+                reenviar_por_correo(contacto)
 
             # robust: a failure after commit is logged, never turned into the sender's 500.
             # (A named function, not a partial: Django logs the callback's __qualname__.)
             transaction.on_commit(reenviar, robust=True)
-    return registro
+    return contacto
 
 
 def simular_recibo() -> Recibo:
@@ -168,24 +168,24 @@ def _una_linea(texto: str) -> str:
     return " ".join(texto.split())
 
 
-def reenviar_por_correo(registro: MensajeContacto) -> bool:
+def reenviar_por_correo(contacto: MensajeContacto) -> bool:
     """Send the message to its site's address; a mail failure is logged and the message kept."""
-    sitio = registro.sitio
+    sitio = contacto.sitio
     if not sitio.correo_destino:
         return False
-    recibido = timezone.localtime(registro.recibido_en).strftime("%Y-%m-%d %H:%M")
+    recibido = timezone.localtime(contacto.recibido_en).strftime("%Y-%m-%d %H:%M")
     cuerpo = "\n".join(
         [
             f"Nuevo mensaje del formulario de contacto de «{sitio.nombre}».",
             "",
-            f"Referencia: {registro.referencia}",
+            f"Referencia: {contacto.referencia}",
             f"Recibido: {recibido} (hora local)",
-            f"Nombre: {registro.nombre}",
-            f"Correo: {registro.correo}",
-            f"Asunto: {registro.asunto}",
+            f"Nombre: {contacto.nombre}",
+            f"Correo: {contacto.correo}",
+            f"Asunto: {contacto.asunto}",
             "",
             "Mensaje:",
-            registro.mensaje,
+            contacto.mensaje,
             "",
             "--",
             "Responda a este correo para contestar directamente a quien escribió.",
@@ -193,18 +193,18 @@ def reenviar_por_correo(registro: MensajeContacto) -> bool:
         ]
     )
     correo = EmailMessage(
-        subject=_una_linea(f"[Contacto · {sitio.nombre}] {registro.asunto}"),
+        subject=_una_linea(f"[Contacto · {sitio.nombre}] {contacto.asunto}"),
         body=cuerpo,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[sitio.correo_destino],
-        reply_to=[registro.correo],
+        reply_to=[contacto.correo],
     )
     try:
         correo.send(fail_silently=False)
     except Exception:
-        logger.exception("no se pudo reenviar por correo el mensaje %s", registro.referencia)
+        logger.exception("no se pudo reenviar por correo el mensaje %s", contacto.referencia)
         return False
-    MensajeContacto.objects.filter(pk=registro.pk).update(correo_enviado_en=timezone.now())
+    MensajeContacto.objects.filter(pk=contacto.pk).update(correo_enviado_en=timezone.now())
     return True
 
 

@@ -28,7 +28,7 @@ MAX_VALORES = 50
 MAX_MUESTRA = 5
 FORMATOS = ("xlsx", "csv")
 MAX_ORDEN = 3
-CLAVES_FICHA = ("fuente", "titulo", "filtros", "formato", "columnas", "orden")
+CAMPOS_FICHA = ("fuente", "titulo", "filtros", "formato", "columnas", "orden")
 # The report builder page (apps.presupuesto.views.reportes) reads the ficha from this address.
 RUTA_CONSTRUCTOR = "/presupuesto/reportes/constructor"
 
@@ -210,7 +210,7 @@ def validar_ficha(ficha: Any) -> Ficha:
     if not isinstance(ficha, dict):
         raise FichaInvalida({"ficha": ["Debe ser un objeto."]})
     errores: dict[str, list[str]] = {}
-    desconocidos = set(ficha) - set(CLAVES_FICHA)
+    desconocidos = set(ficha) - set(CAMPOS_FICHA)
     for nombre in sorted(desconocidos):
         errores[f"ficha.{nombre}"] = ["Campo no permitido."]
     fuente = ficha.get("fuente")

@@ -30,12 +30,12 @@ _REDIS = redis.Redis.from_url(os.environ.get("REDIS_URL") or "redis://127.0.0.1:
 def contar(request: HttpRequest) -> int:
     """This window's count for the caller's address, in one round trip (INCR + EXPIRE)."""
     ventana = int(time.time()) // VENTANA
-    clave = f"{PREFIJO}:{request.META.get('REMOTE_ADDR', '')}:{ventana}"
+    llave = f"{PREFIJO}:{request.META.get('REMOTE_ADDR', '')}:{ventana}"
     tubo = _REDIS.pipeline(transaction=False)
-    tubo.incr(clave)
-    tubo.expire(clave, VENTANA)
-    cuenta, _ = tubo.execute()
-    return cuenta
+    tubo.incr(llave)
+    tubo.expire(llave, VENTANA)
+    conteo, _ = tubo.execute()
+    return conteo
 
 
 def sobre() -> tuple[dict, int]:

@@ -13,25 +13,11 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.calidad.models import Documento
 from apps.mcp.registro import registro
+from tests.busqueda import CAMPOS_DOCUMENTO
 from tests.calidad.factories import DocumentoFactory, ProcesoFactory
 from tests.mcp_cliente import ajustar, llamar
 
 pytestmark = pytest.mark.django_db
-
-CAMPOS = {
-    "id",
-    "uid",
-    "codigo_publicado",
-    "codigos_anteriores",
-    "titulo",
-    "version",
-    "tipo",
-    "proceso",
-    "estado",
-    "fecha_publicacion",
-    "enlace",
-    "url",
-}
 
 
 @pytest.fixture
@@ -71,7 +57,7 @@ def test_the_api_key_alone_finds_current_documents_only(client, clave, documento
     assert datos["texto"] == "vacaciones"
     assert datos["total"] == 1
     [item] = datos["documentos"]
-    assert set(item) == CAMPOS
+    assert set(item) == CAMPOS_DOCUMENTO
     vigente = documentos["vigente"]
     assert item == {
         "id": vigente.pk,

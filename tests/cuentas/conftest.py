@@ -1,4 +1,5 @@
-"""A person with assistant access, signed in (fresh assistant settings: tests/conftest.py)."""
+"""Camila, a person who signs in; with assistant access, signed in (fresh assistant settings:
+tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -16,3 +17,9 @@ def persona():
 def navegante(client, persona):
     client.force_login(persona)
     return client
+
+
+@pytest.fixture
+def camila():
+    """A person with no permission, who signs in with the factory's password."""
+    return UserFactory(username="camila")

@@ -11,13 +11,12 @@ from django.core import mail
 from apps.cuentas import intentos
 from apps.marca import demo as marca_demo
 from hub.demo import ContextoDemo
-from tests.factories import UserFactory
+from tests.factories import CONTRASENA, UserFactory
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
 
-CLAVE = "clave-de-prueba-123"
 NUEVA = "Girasol-de-marzo-2026"
 ANCHOS = [(1280, 900), (390, 844)]
 
@@ -90,7 +89,7 @@ def test_a_refused_sign_in_and_then_too_many_attempts(camila, navegador, ancho, 
     assert palabras_partidas(pagina, ".alerta") == []
     capturar(pagina, f"ingreso_rechazado_{ancho}")
     pagina.get_by_label("Usuario").fill("camila")
-    pagina.get_by_label("Contraseña", exact=True).fill(CLAVE)
+    pagina.get_by_label("Contraseña", exact=True).fill(CONTRASENA)
     with pagina.expect_response("**/cuentas/login/") as respuesta:
         pagina.get_by_role("button", name="Ingresar").click()
     assert respuesta.value.status == 429

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.core.management import call_command
 
-from apps.cuentas.demo import CLAVE_DEMO, PERSONAS
+from apps.cuentas.demo import CONTRASENA_DEMO, PERSONAS
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,8 @@ def test_the_summary_lists_people_passwords_the_verification_page_and_health(cli
     call_command("demo_data", "--resumen", "--base", BASE, stdout=salida, stderr=io.StringIO())
     resumen = salida.getvalue()
     for usuario in ["admin", *PERSONAS]:
-        assert re.search(rf"^  {usuario} +{re.escape(CLAVE_DEMO)}   \S", resumen, re.M), usuario
+        linea = rf"^  {usuario} +{re.escape(CONTRASENA_DEMO)}   \S"
+        assert re.search(linea, resumen, re.M), usuario
     assert re.search(r"^  bloqueado .*cuenta bloqueada, no puede ingresar$", resumen, re.M)
     assert re.search(r"^  sin_asistente .*\(sin acceso al asistente\)$", resumen, re.M)
     # The page a QR code opens, for people, and it really opens.

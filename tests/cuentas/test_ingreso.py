@@ -8,7 +8,7 @@ import pytest
 
 from apps.marca import services
 from apps.marca.models import DEFAULTS
-from tests.factories import UserFactory
+from tests.factories import CONTRASENA, UserFactory
 from tests.navegador_csp import vigilar_csp
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +17,6 @@ LOGIN = "/cuentas/login/"
 LOGOUT = "/cuentas/logout/"
 PERFIL = "/cuentas/perfil/"
 INICIO = "/"  # where signing in lands: the person's tasks
-CLAVE = "clave-de-prueba-123"
 
 
 def _png() -> bytes:
@@ -87,7 +86,7 @@ def test_the_form_speaks_spanish(client):
 
 def test_a_correct_sign_in_goes_to_the_home_with_the_persons_tasks(client):
     UserFactory(username="camila")
-    r = client.post(LOGIN, {"username": "camila", "password": CLAVE})
+    r = client.post(LOGIN, {"username": "camila", "password": CONTRASENA})
     assert r.status_code == 302
     assert r["Location"] == INICIO
     assert client.get(INICIO).status_code == 200
@@ -95,14 +94,14 @@ def test_a_correct_sign_in_goes_to_the_home_with_the_persons_tasks(client):
 
 def test_a_safe_next_address_is_honoured(client):
     UserFactory(username="camila")
-    r = client.post(LOGIN + "?next=/admin/", {"username": "camila", "password": CLAVE})
+    r = client.post(LOGIN + "?next=/admin/", {"username": "camila", "password": CONTRASENA})
     assert r["Location"] == "/admin/"
 
 
 def test_a_foreign_next_address_is_ignored(client):
     UserFactory(username="camila")
     r = client.post(
-        LOGIN, {"username": "camila", "password": CLAVE, "next": "https://malo.example/"}
+        LOGIN, {"username": "camila", "password": CONTRASENA, "next": "https://malo.example/"}
     )
     assert r["Location"] == INICIO
 
@@ -142,8 +141,8 @@ def test_the_refusal_is_the_same_whatever_the_cause(client):
         _rechazo(client.post(LOGIN, datos).content.decode())
         for datos in (
             {"username": "camila", "password": "equivocada"},
-            {"username": "nadie", "password": CLAVE},
-            {"username": "bloqueado", "password": CLAVE},
+            {"username": "nadie", "password": CONTRASENA},
+            {"username": "bloqueado", "password": CONTRASENA},
             {"username": "bloqueado", "password": "equivocada"},
         )
     }
@@ -159,8 +158,8 @@ def test_the_admin_sign_in_refuses_with_the_same_words(client):
     textos = set()
     for datos in (
         {"username": "marta", "password": "equivocada"},
-        {"username": "jorge", "password": CLAVE},
-        {"username": "camila", "password": CLAVE},
+        {"username": "jorge", "password": CONTRASENA},
+        {"username": "camila", "password": CONTRASENA},
     ):
         html = client.post("/admin/login/", {**datos, "next": "/admin/"}).content.decode()
         textos.add(re.search(r'<p class="errornote" role="alert">(.*?)</p>', html, re.S).group(1))
@@ -177,7 +176,7 @@ def test_empty_fields_get_spanish_messages(client):
 
 def test_a_blocked_account_cannot_sign_in(client):
     UserFactory(username="bloqueado", is_active=False)
-    r = client.post(LOGIN, {"username": "bloqueado", "password": CLAVE})
+    r = client.post(LOGIN, {"username": "bloqueado", "password": CONTRASENA})
     assert r.status_code == 200
     assert "No fue posible ingresar con esos datos." in r.content.decode()
     assert "_auth_user_id" not in client.session
@@ -260,7 +259,7 @@ def test_on_a_phone_the_sign_in_fits_the_screen_and_signs_in(marca_y_persona, na
     assert pagina.get_by_role("heading", name="Ingrese con su usuario institucional").is_visible()
     assert pagina.evaluate("document.documentElement.scrollWidth") <= 360
     pagina.get_by_label("Usuario").fill("camila")
-    pagina.get_by_label("Contraseña").fill(CLAVE)
+    pagina.get_by_label("Contraseña").fill(CONTRASENA)
     pagina.get_by_role("button", name="Ingresar").click()
     pagina.wait_for_url(pagina.base + INICIO)
     # Let the page's own requests (e.g. /favicon.ico) finish before the live server stops.

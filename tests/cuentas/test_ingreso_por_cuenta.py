@@ -25,14 +25,13 @@ from apps.marca import services as marca
 from hub import settings as ajustes_del_proyecto
 from hub.ip import redes_confiables
 from hub.limites import CacheNoDisponible
-from tests.factories import UserFactory
+from tests.factories import CONTRASENA, UserFactory
 
 pytestmark = pytest.mark.django_db
 
 LOGIN = "/cuentas/login/"
 ADMIN_LOGIN = "/admin/login/"
 LISTA = "/admin/cuentas/bloqueoingreso/"
-CLAVE = "clave-de-prueba-123"
 PROXY = "127.0.0.1"
 CASA = "192.0.2.10"  # where the owner signs in from
 
@@ -42,10 +41,10 @@ def _direccion(n: int) -> str:
     return f"203.0.{113 + n // 250}.{n % 250 + 1}"
 
 
-def _ingresar(navegador: Client, clave: str, *, ip: str, usuario: str = "camila", ruta=LOGIN):
+def _ingresar(navegador: Client, contrasena: str, *, ip: str, usuario: str = "camila", ruta=LOGIN):
     return navegador.post(
         ruta,
-        {"username": usuario, "password": clave},
+        {"username": usuario, "password": contrasena},
         REMOTE_ADDR=PROXY,
         HTTP_X_FORWARDED_FOR=ip,
     )
@@ -81,7 +80,7 @@ def camila():
 def conocido(camila) -> Client:
     """Camila's own browser: it signed in once (and out again) before the attack."""
     navegador = Client()
-    assert _ingresar(navegador, CLAVE, ip=CASA).status_code == 302
+    assert _ingresar(navegador, CONTRASENA, ip=CASA).status_code == 302
     navegador.post("/cuentas/logout/")
     mail.outbox.clear()
     return navegador
@@ -97,15 +96,15 @@ def test_a_hundred_failures_from_a_hundred_addresses_lock_new_browsers_out_not_a
     assert set(respuestas[techo:]) == {429}  # then the account is protected
 
     # The right password from the attacker's browser, from yet another address: refused.
-    r = _ingresar(client, CLAVE, ip=_direccion(500))
+    r = _ingresar(client, CONTRASENA, ip=_direccion(500))
     assert r.status_code == 429
     assert "_auth_user_id" not in client.session
     # The owner on a browser the account does not know: refused too, with the same page.
     nuevo = Client()
-    assert _ingresar(nuevo, CLAVE, ip=CASA).status_code == 429
+    assert _ingresar(nuevo, CONTRASENA, ip=CASA).status_code == 429
     assert "_auth_user_id" not in nuevo.session
     # The owner's known browser gets in, from wherever.
-    r = _ingresar(conocido, CLAVE, ip=_direccion(501))
+    r = _ingresar(conocido, CONTRASENA, ip=_direccion(501))
     assert r.status_code == 302 and r["Location"] == "/"
     assert conocido.get("/cuentas/perfil/").status_code == 200
 
@@ -113,7 +112,7 @@ def test_a_hundred_failures_from_a_hundred_addresses_lock_new_browsers_out_not_a
 def test_the_lock_page_is_spanish_and_the_same_for_a_right_and_a_wrong_password(client, camila):
     marca.actualizar_marca(cambios={"nombre": "IDGP en línea", "nombre_entidad": "Instituto X"})
     _atacar(client, settings.HUB_INGRESO_TECHO_CUENTA)
-    correcta = _ingresar(client, CLAVE, ip=_direccion(900))
+    correcta = _ingresar(client, CONTRASENA, ip=_direccion(900))
     equivocada = _ingresar(client, "otra-mala", ip=_direccion(901))
     assert correcta.status_code == equivocada.status_code == 429
     assert 1 <= int(correcta["Retry-After"]) <= settings.HUB_INGRESO_VENTANA_CUENTA
@@ -167,7 +166,7 @@ def test_the_admin_lists_the_lock_read_only_and_an_administrator_can_end_it(clie
     assert bloqueo.levantado_por == jefa and bloqueo.levantado_en is not None
     assert "Levantado" in admin.get(LISTA).content.decode()
     # A new browser gets in again, and the count starts over.
-    assert _ingresar(Client(), CLAVE, ip=CASA).status_code == 302
+    assert _ingresar(Client(), CONTRASENA, ip=CASA).status_code == 302
     assert set(_atacar(client, settings.HUB_INGRESO_TECHO_CUENTA - 1, desde=600)) == {200}
 
 
@@ -188,7 +187,7 @@ def test_a_stranger_cannot_lock_the_owner_out_of_a_known_browser(client, conocid
     r = _ingresar(conocido, "me-equivoque", ip=CASA)
     assert r.status_code == 200
     assert "No fue posible ingresar con esos datos." in r.content.decode()
-    assert _ingresar(conocido, CLAVE, ip=CASA).status_code == 302
+    assert _ingresar(conocido, CONTRASENA, ip=CASA).status_code == 302
 
 
 def test_failures_from_a_known_browser_do_not_count_towards_the_accounts_ceiling(
@@ -197,7 +196,7 @@ def test_failures_from_a_known_browser_do_not_count_towards_the_accounts_ceiling
     settings.HUB_INGRESO_TECHO_CUENTA = 5
     # Five failures from the known browser, each from another address: the account is not locked.
     assert _atacar(conocido, 5) == [200] * 5
-    assert _ingresar(client, CLAVE, ip=CASA).status_code == 302
+    assert _ingresar(client, CONTRASENA, ip=CASA).status_code == 302
 
 
 def test_a_known_browser_has_its_own_failure_budget(client, conocido, settings):
@@ -206,14 +205,14 @@ def test_a_known_browser_has_its_own_failure_budget(client, conocido, settings):
     # Someone holding the device cookie guesses from many addresses: 3 tries, then it is a
     # browser like any other, and the account is locked for those.
     assert _atacar(conocido, 3, desde=700) == [200] * 3
-    assert _ingresar(conocido, CLAVE, ip=CASA).status_code == 429
+    assert _ingresar(conocido, CONTRASENA, ip=CASA).status_code == 429
 
 
 @pytest.mark.parametrize("falsa", ["otra-cuenta", "alterada", "basura"])
 def test_a_forged_or_another_accounts_device_cookie_is_not_trusted(client, camila, falsa):
     UserFactory(username="jorge")
     de_jorge = Client()
-    assert _ingresar(de_jorge, CLAVE, ip=CASA, usuario="jorge").status_code == 302
+    assert _ingresar(de_jorge, CONTRASENA, ip=CASA, usuario="jorge").status_code == 302
     valor_jorge = de_jorge.cookies[dispositivos.nombre_cookie("jorge")].value
     valor = {
         "otra-cuenta": valor_jorge,  # jorge's own cookie, put under camila's name
@@ -223,20 +222,20 @@ def test_a_forged_or_another_accounts_device_cookie_is_not_trusted(client, camil
     _atacar(client, settings.HUB_INGRESO_TECHO_CUENTA)
     impostor = Client()
     impostor.cookies[dispositivos.nombre_cookie("camila")] = valor
-    assert _ingresar(impostor, CLAVE, ip=CASA).status_code == 429
+    assert _ingresar(impostor, CONTRASENA, ip=CASA).status_code == 429
     # And jorge's cookie under its own name does not open camila's account either.
-    assert _ingresar(de_jorge, CLAVE, ip=CASA).status_code == 429
+    assert _ingresar(de_jorge, CONTRASENA, ip=CASA).status_code == 429
 
 
 def test_below_the_ceiling_a_new_browser_still_gets_in(client, camila):
     assert set(_atacar(client, settings.HUB_INGRESO_TECHO_CUENTA - 1)) == {200}
-    assert _ingresar(Client(), CLAVE, ip=CASA).status_code == 302
+    assert _ingresar(Client(), CONTRASENA, ip=CASA).status_code == 302
     assert BloqueoIngreso.objects.count() == 0 and mail.outbox == []
 
 
 def test_an_account_that_does_not_exist_gets_the_same_lock_and_nobody_is_written_to(client):
     _atacar(client, settings.HUB_INGRESO_TECHO_CUENTA, usuario="nadie")
-    r = _ingresar(client, CLAVE, ip=CASA, usuario="nadie")
+    r = _ingresar(client, CONTRASENA, ip=CASA, usuario="nadie")
     assert r.status_code == 429
     assert "Esta cuenta está protegida" in r.content.decode()
     assert BloqueoIngreso.objects.count() == 0 and mail.outbox == []
@@ -247,7 +246,7 @@ def test_the_admin_sign_in_is_protected_the_same_way(client, settings):
     UserFactory(username="marta", is_staff=True)
     for n in range(5):
         _ingresar(client, "mala", ip=_direccion(n), usuario="marta", ruta=ADMIN_LOGIN)
-    r = _ingresar(Client(), CLAVE, ip=CASA, usuario="marta", ruta=ADMIN_LOGIN)
+    r = _ingresar(Client(), CONTRASENA, ip=CASA, usuario="marta", ruta=ADMIN_LOGIN)
     assert r.status_code == 429 and "Esta cuenta está protegida" in r.content.decode()
 
 
@@ -255,13 +254,13 @@ def test_the_ceiling_counts_the_account_whatever_its_case(client, camila, settin
     settings.HUB_INGRESO_TECHO_CUENTA = 6
     for n, nombre in enumerate(["camila", "CAMILA", " Camila "] * 2):
         _ingresar(client, "mala", ip=_direccion(n), usuario=nombre)
-    assert _ingresar(Client(), CLAVE, ip=CASA).status_code == 429
+    assert _ingresar(Client(), CONTRASENA, ip=CASA).status_code == 429
 
 
 def test_the_device_cookie_is_http_only_lax_long_lived_and_names_no_account(camila, settings):
     settings.SESSION_COOKIE_SECURE = True  # as in production
     navegador = Client()
-    r = _ingresar(navegador, CLAVE, ip=CASA)
+    r = _ingresar(navegador, CONTRASENA, ip=CASA)
     nombre = dispositivos.nombre_cookie("camila")
     galleta = r.cookies[nombre]
     assert "camila" not in nombre and "camila" not in galleta.value
@@ -272,7 +271,7 @@ def test_the_device_cookie_is_http_only_lax_long_lived_and_names_no_account(cami
     assert int(galleta["max-age"]) == settings.HUB_INGRESO_DISPOSITIVO_DIAS * 86400
     # Each successful sign-in issues a fresh one.
     navegador.post("/cuentas/logout/")
-    otra = _ingresar(navegador, CLAVE, ip=CASA).cookies[nombre].value
+    otra = _ingresar(navegador, CONTRASENA, ip=CASA).cookies[nombre].value
     assert otra != galleta.value
 
 
@@ -280,7 +279,7 @@ def test_an_expired_device_cookie_is_not_trusted(client, conocido, settings, mon
     _atacar(client, settings.HUB_INGRESO_TECHO_CUENTA)
     despues = time.time() + settings.HUB_INGRESO_DISPOSITIVO_DIAS * 86400 + 60
     monkeypatch.setattr(dispositivos.signing, "time", SimpleNamespace(time=lambda: despues))
-    assert _ingresar(conocido, CLAVE, ip=CASA).status_code == 429
+    assert _ingresar(conocido, CONTRASENA, ip=CASA).status_code == 429
 
 
 def test_counting_keeps_the_per_address_brake(client, camila, settings):
@@ -288,7 +287,7 @@ def test_counting_keeps_the_per_address_brake(client, camila, settings):
     # Ten failures for camila from one address still close that address for her (issue 13).
     for _ in range(intentos.POR_CUENTA):
         _ingresar(client, "mala", ip=CASA)
-    r = _ingresar(client, CLAVE, ip=CASA)
+    r = _ingresar(client, CONTRASENA, ip=CASA)
     assert r.status_code == 429 and "Demasiados intentos de ingreso" in r.content.decode()
 
 
@@ -297,7 +296,7 @@ def test_when_the_account_count_cannot_be_read_sign_in_fails_closed(client, cami
         raise CacheNoDisponible("caida")
 
     monkeypatch.setattr(bloqueos, "contar", sin_cache)  # the per-address brake still counts
-    r = _ingresar(client, CLAVE, ip=CASA)
+    r = _ingresar(client, CONTRASENA, ip=CASA)
     assert r.status_code == 503
     assert "El ingreso no está disponible en este momento" in r.content.decode()
     assert "_auth_user_id" not in client.session
@@ -308,7 +307,7 @@ def test_a_known_browser_does_not_need_the_account_count(conocido, monkeypatch):
     original = bloqueos.contar
     monkeypatch.setattr(bloqueos, "contar", lambda **k: contados.append(k) or original(**k))
     with CaptureQueriesContext(connection) as consultas:
-        assert _ingresar(conocido, CLAVE, ip=CASA).status_code == 302
+        assert _ingresar(conocido, CONTRASENA, ip=CASA).status_code == 302
     # Neither the count nor the lock's query: the device cookie answers first.
     assert contados == []
     assert not [q for q in consultas.captured_queries if "cuentas_bloqueoingreso" in q["sql"]]

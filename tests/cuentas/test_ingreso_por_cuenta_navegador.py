@@ -10,13 +10,13 @@ from django.core import mail
 from apps.cuentas.models import BloqueoIngreso
 from apps.marca import demo as marca_demo
 from hub.demo import ContextoDemo
-from tests.factories import UserFactory
+from tests.factories import CONTRASENA, UserFactory
+from tests.navegador_admin import ingresar_al_admin
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
 
-CLAVE = "clave-de-prueba-123"
 TECHO = 5
 ANCHOS = [(1280, 900), (390, 844)]
 
@@ -32,10 +32,10 @@ def personas(settings):
     UserFactory(username="jefa", is_staff=True, is_superuser=True)
 
 
-def _ingresar(pagina, usuario: str, clave: str, ruta: str = "/cuentas/login/"):
+def _ingresar(pagina, usuario: str, contrasena: str, ruta: str = "/cuentas/login/"):
     pagina.goto(pagina.base + ruta)
     pagina.get_by_label("Usuario").fill(usuario)
-    pagina.get_by_label("Contraseña", exact=True).fill(clave)
+    pagina.get_by_label("Contraseña", exact=True).fill(contrasena)
     with pagina.expect_response(f"**{ruta}*") as respuesta:
         pagina.get_by_role("button", name="Ingresar").click()
     pagina.wait_for_load_state()
@@ -48,7 +48,7 @@ def test_a_new_browser_meets_the_lock_and_the_known_one_still_signs_in(
 ):
     propio = navegador(ancho, alto)
     violaciones = vigilar_csp(propio)
-    assert _ingresar(propio, "camila", CLAVE).status == 302
+    assert _ingresar(propio, "camila", CONTRASENA).status == 302
     propio.wait_for_url(propio.base + "/")
     propio.get_by_role("button", name="Cerrar sesión").click()
     propio.wait_for_url("**/cuentas/login/")
@@ -57,7 +57,7 @@ def test_a_new_browser_meets_the_lock_and_the_known_one_still_signs_in(
     violaciones += vigilar_csp(ajeno)
     for n in range(TECHO):
         assert _ingresar(ajeno, "camila", f"equivocada-{n}").status == 200
-    respuesta = _ingresar(ajeno, "camila", CLAVE)
+    respuesta = _ingresar(ajeno, "camila", CONTRASENA)
     assert respuesta.status == 429
     assert int(respuesta.headers["retry-after"]) > 0
     assert ajeno.get_by_role("heading", name="Esta cuenta está protegida").is_visible()
@@ -66,7 +66,7 @@ def test_a_new_browser_meets_the_lock_and_the_known_one_still_signs_in(
     assert ancho_de_pagina(ajeno) <= ancho
     capturar(ajeno, f"cuenta_protegida_{ancho}")
 
-    assert _ingresar(propio, "camila", CLAVE).status == 302
+    assert _ingresar(propio, "camila", CONTRASENA).status == 302
     propio.wait_for_url(propio.base + "/")
     assert [m.to for m in mail.outbox] == [["camila@entidad.gov.co"]]
     propio.wait_for_load_state("networkidle")
@@ -77,15 +77,11 @@ def test_an_administrator_sees_the_lock_and_ends_it(personas, navegador):
     ajeno = navegador(1280, 900)
     for n in range(TECHO):
         _ingresar(ajeno, "camila", f"equivocada-{n}")
-    assert _ingresar(ajeno, "camila", CLAVE).status == 429
+    assert _ingresar(ajeno, "camila", CONTRASENA).status == 429
 
     admin = navegador(1280, 900)
     violaciones = vigilar_csp(admin)
-    admin.goto(admin.base + "/admin/login/?next=/admin/")
-    admin.fill("input[name=username]", "jefa")
-    admin.fill("input[name=password]", CLAVE)
-    admin.click("input[type=submit]")
-    admin.wait_for_selector("#user-tools")
+    ingresar_al_admin(admin, "jefa")
     admin.goto(admin.base + "/admin/cuentas/bloqueoingreso/")
     assert admin.get_by_role("heading", name="Bloqueos de ingreso").is_visible()
     fila = admin.locator("#result_list tbody tr").first
@@ -102,5 +98,5 @@ def test_an_administrator_sees_the_lock_and_ends_it(personas, navegador):
     capturar(admin, "admin_bloqueo_levantado")
     assert BloqueoIngreso.objects.get().levantado_en is not None
 
-    assert _ingresar(ajeno, "camila", CLAVE).status == 302
+    assert _ingresar(ajeno, "camila", CONTRASENA).status == 302
     assert violaciones == []

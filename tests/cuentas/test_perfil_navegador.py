@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from apps.mcp.models import AjustesAsistente, TokenPersonal
-from tests.factories import UserFactory
+from tests.factories import CONTRASENA, UserFactory
 from tests.mcp.factories import nuevo_token
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
@@ -32,7 +32,7 @@ def _ping(base: str, token: str) -> int:
 def _ingresar(pagina, usuario: str) -> None:
     pagina.goto(pagina.base + "/cuentas/login/?next=/cuentas/perfil/")
     pagina.fill("input[name=username]", usuario)
-    pagina.fill("input[name=password]", "clave-de-prueba-123")
+    pagina.fill("input[name=password]", CONTRASENA)
     pagina.click("button[type=submit]")
     pagina.wait_for_url("**/cuentas/perfil/**")
 

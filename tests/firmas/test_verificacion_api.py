@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 API = "/presupuesto/api/v1/firmas/verificar/"
 ALIAS = "/presupuesto/api/v1/paa/firmas/verificar/"
-CLAVES = {"valido", "anulada", "firmante", "rol", "firmado_en", "documento", "total_firmas"}
+CAMPOS = {"valido", "anulada", "firmante", "rol", "firmado_en", "documento", "total_firmas"}
 
 
 def test_a_valid_signature_answers_200_with_the_interface_data(api, area_firmable):
@@ -49,7 +49,7 @@ def test_the_data_keys_and_types_are_exactly_the_interface(api, area_firmable):
     firmar(area_firmable, rol="Jefe de presupuesto")
     firma = firmar(area_firmable)
     data = api.get(f"{API}{firma.token}").json()["data"]
-    assert set(data) == CLAVES
+    assert set(data) == CAMPOS
     assert type(data["valido"]) is bool and type(data["anulada"]) is bool
     assert type(data["total_firmas"]) is int and data["total_firmas"] == 2
     assert isinstance(data["firmante"], str) and isinstance(data["rol"], str)
@@ -68,7 +68,7 @@ def test_an_annulled_signature_answers_200_with_its_message(api, area_firmable):
     assert cuerpo["data"]["valido"] is False
     assert cuerpo["data"]["anulada"] is True
     assert cuerpo["data"]["total_firmas"] == 1
-    assert set(cuerpo["data"]) == CLAVES
+    assert set(cuerpo["data"]) == CAMPOS
     # The reason of the annulment is internal.
     assert "4711" not in r.content.decode()
 
@@ -157,7 +157,7 @@ def test_nothing_personal_beyond_name_and_role_leaves(api, area_firmable):
     texto = r.content.decode()
     for secreto in ("mflopez", "entidad.gov.co", "Secretaria", ".png", str(usuario.pk) + ","):
         assert secreto not in texto
-    assert set(r.json()["data"]) == CLAVES
+    assert set(r.json()["data"]) == CAMPOS
     assert set(r.json()) == {"success", "data", "message"}
 
 

@@ -12,12 +12,11 @@ from apps.marca import demo as marca_demo
 from apps.mcp.models import RegistroAuditoria
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.navegador_admin import ingresar_al_admin
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
-
-CLAVE = "clave-de-prueba-123"
 
 
 @pytest.fixture
@@ -55,18 +54,10 @@ def organizacion():
     return marta
 
 
-def _ingresar(pagina) -> None:
-    pagina.goto(pagina.base + "/admin/login/?next=/admin/")
-    pagina.fill("input[name=username]", "marta")
-    pagina.fill("input[name=password]", CLAVE)
-    pagina.click("input[type=submit]")
-    pagina.wait_for_selector("#user-tools")
-
-
 def test_singletons_open_as_forms_from_the_index(organizacion, navegador):
     pagina = navegador(1280, 900)
     violaciones = vigilar_csp(pagina)
-    _ingresar(pagina)
+    ingresar_al_admin(pagina, "marta")
     for fila, enlace, url, campo in (
         (
             "mcp-ajustesasistente",
@@ -88,7 +79,7 @@ def test_singletons_open_as_forms_from_the_index(organizacion, navegador):
 def test_the_audit_list_shows_all_its_columns_at_1280(organizacion, navegador):
     pagina = navegador(1280, 900)
     violaciones = vigilar_csp(pagina)
-    _ingresar(pagina)
+    ingresar_al_admin(pagina, "marta")
     pagina.goto(pagina.base + "/admin/mcp/registroauditoria/")
     encabezados = pagina.locator("#result_list thead th")
     textos = [t.strip().lower() for t in encabezados.all_inner_texts()]
@@ -134,7 +125,7 @@ def test_each_changed_admin_screen_is_branded_and_captured(organizacion, navegad
     pagina.goto(pagina.base + "/admin/login/")
     assert pagina.locator("#site-name .marca-admin-logo img").is_visible()
     capturar(pagina, f"admin_ingreso_{ancho}")
-    _ingresar(pagina)
+    ingresar_al_admin(pagina, "marta")
     for nombre, ruta in PANTALLAS:
         respuesta = pagina.goto(pagina.base + ruta)
         assert respuesta.status == 200, ruta

@@ -10,6 +10,7 @@ from django.urls import include, path
 from tests.conftest import CAPTURAS
 from tests.factories import UserFactory
 from tests.marca.factories import png, poner_imagen
+from tests.navegador_admin import ingresar_al_admin
 from tests.navegador_csp import vigilar_csp
 
 pytestmark = [
@@ -38,14 +39,6 @@ def personal():
     return UserFactory(username="admin_csp", is_staff=True, is_superuser=True)
 
 
-def _ingresar_admin(pagina) -> None:
-    pagina.goto(pagina.base + "/admin/login/")
-    pagina.fill("#id_username", "admin_csp")
-    pagina.fill("#id_password", "clave-de-prueba-123")
-    pagina.click("input[type=submit]")
-    pagina.wait_for_url(pagina.base + "/admin/")
-
-
 def test_the_watcher_reports_what_the_policy_blocks(navegador):
     pagina = navegador(800, 600)
     violaciones = vigilar_csp(pagina)
@@ -60,7 +53,7 @@ def test_the_watcher_reports_what_the_policy_blocks(navegador):
 def test_the_admin_works_under_the_policy_without_violations(navegador, personal):
     pagina = navegador(1280, 900, permissions=["clipboard-read", "clipboard-write"])
     violaciones = vigilar_csp(pagina)
-    _ingresar_admin(pagina)
+    ingresar_al_admin(pagina, "admin_csp")
 
     # The brand editor: previews, colour picker and wide text fields styled from static CSS.
     pagina.goto(pagina.base + "/admin/marca/marca/")

@@ -4,19 +4,9 @@ import json
 
 import pytest
 
+from tests.sobre import error_del_sobre
+
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.hub.urls_prueba")]
-
-
-def _error(r, status, code):
-    assert r.status_code == status
-    assert r["Content-Type"] == "application/json"
-    cuerpo = r.json()
-    assert cuerpo["success"] is False
-    assert "data" not in cuerpo
-    assert cuerpo["error"]["code"] == code
-    assert isinstance(cuerpo["error"]["detalle"], str) and cuerpo["error"]["detalle"]
-    assert isinstance(cuerpo["message"], str)
-    return cuerpo
 
 
 @pytest.mark.parametrize(
@@ -31,7 +21,7 @@ def _error(r, status, code):
     ],
 )
 def test_unknown_api_path_answers_404_envelope_not_html(client, ruta):
-    cuerpo = _error(client.get(ruta), 404, "NO_ENCONTRADO")
+    cuerpo = error_del_sobre(client.get(ruta), 404, "NO_ENCONTRADO")
     assert "campos" not in cuerpo["error"]
 
 
@@ -42,13 +32,13 @@ def test_unknown_page_outside_api_is_not_an_envelope(client):
 
 
 def test_http404_raised_in_an_api_view_is_the_envelope(client):
-    _error(client.get("/prueba/api/v1/no-existe"), 404, "NO_ENCONTRADO")
+    error_del_sobre(client.get("/prueba/api/v1/no-existe"), 404, "NO_ENCONTRADO")
 
 
 def test_unexpected_exception_is_500_error_interno_without_leaking(client, caplog):
     client.raise_request_exception = False
     r = client.get("/prueba/api/v1/falla")
-    cuerpo = _error(r, 500, "ERROR_INTERNO")
+    cuerpo = error_del_sobre(r, 500, "ERROR_INTERNO")
     assert "secreto-interno" not in r.content.decode()
     assert "secreto-interno" not in cuerpo["message"]
 
@@ -68,14 +58,14 @@ def test_amounts_are_json_numbers_with_exact_digits(client):
 
 
 def test_wrong_method_is_405_with_allow(client):
-    cuerpo = _error(client.delete("/prueba/api/v1/montos"), 405, "METODO_NO_PERMITIDO")
+    cuerpo = error_del_sobre(client.delete("/prueba/api/v1/montos"), 405, "METODO_NO_PERMITIDO")
     assert cuerpo["error"]["code"] == "METODO_NO_PERMITIDO"
     assert client.delete("/prueba/api/v1/montos")["Allow"] == "GET, HEAD"
 
 
 def test_drf_405_is_the_envelope_with_allow(client):
     r = client.get("/prueba/api/v1/eco")
-    _error(r, 405, "METODO_NO_PERMITIDO")
+    error_del_sobre(r, 405, "METODO_NO_PERMITIDO")
     assert "POST" in r["Allow"]
 
 
@@ -83,7 +73,7 @@ def test_validation_error_is_422_with_campos_per_field(client):
     r = client.post(
         "/prueba/api/v1/eco", {"nombre": "demasiado largo", "edad": -1}, "application/json"
     )
-    cuerpo = _error(r, 422, "DATOS_INVALIDOS")
+    cuerpo = error_del_sobre(r, 422, "DATOS_INVALIDOS")
     assert set(cuerpo["error"]["campos"]) == {"nombre", "edad"}
     assert all(isinstance(m, str) for ms in cuerpo["error"]["campos"].values() for m in ms)
 
@@ -92,28 +82,29 @@ def test_unknown_field_is_422_naming_it(client):
     r = client.post(
         "/prueba/api/v1/eco", {"nombre": "ana", "edad": 3, "rol": "admin"}, "application/json"
     )
-    cuerpo = _error(r, 422, "DATOS_INVALIDOS")
+    cuerpo = error_del_sobre(r, 422, "DATOS_INVALIDOS")
     assert cuerpo["error"]["campos"] == {"rol": ["Campo no permitido."]}
 
 
 def test_a_json_array_instead_of_an_object_is_422(client):
     r = client.post("/prueba/api/v1/eco", "[1, 2]", "application/json")
-    _error(r, 422, "DATOS_INVALIDOS")
+    error_del_sobre(r, 422, "DATOS_INVALIDOS")
 
 
 def test_malformed_json_is_400_json_invalido(client):
-    _error(
+    error_del_sobre(
         client.post("/prueba/api/v1/eco", "{no es json", "application/json"), 400, "JSON_INVALIDO"
     )
 
 
 def test_non_json_body_is_415(client):
-    _error(client.post("/prueba/api/v1/eco", "nombre=a", "text/plain"), 415, "TIPO_NO_SOPORTADO")
+    r = client.post("/prueba/api/v1/eco", "nombre=a", "text/plain")
+    error_del_sobre(r, 415, "TIPO_NO_SOPORTADO")
 
 
 def test_body_over_the_limit_is_413_before_reading_it(client, settings):
     cuerpo = json.dumps({"nombre": "x" * (settings.HUB_MAX_CUERPO + 10)})
-    _error(
+    error_del_sobre(
         client.post("/prueba/api/v1/eco", cuerpo, "application/json"),
         413,
         "PAYLOAD_DEMASIADO_GRANDE",
@@ -122,7 +113,7 @@ def test_body_over_the_limit_is_413_before_reading_it(client, settings):
 
 def test_five_megabytes_to_any_api_path_is_413(client):
     cuerpo = b"{" + b" " * (5 * 1024 * 1024) + b"}"
-    _error(
+    error_del_sobre(
         client.generic("POST", "/mcp/api/mcp", cuerpo, content_type="application/json"),
         413,
         "PAYLOAD_DEMASIADO_GRANDE",
@@ -135,7 +126,7 @@ def test_unicode_sql_and_markup_in_fields_are_validated_not_executed(client):
         {"nombre": "ñ'; -", "edad": "1; DROP TABLE x"},
         "application/json",
     )
-    cuerpo = _error(r, 422, "DATOS_INVALIDOS")
+    cuerpo = error_del_sobre(r, 422, "DATOS_INVALIDOS")
     assert list(cuerpo["error"]["campos"]) == ["edad"]
 
 
@@ -168,6 +159,6 @@ def test_pages_with_a_session_still_require_the_csrf_token():
 )
 def test_a_value_of_the_wrong_json_type_is_422_even_if_it_could_be_coerced(client, cuerpo, campo):
     r = client.post("/prueba/api/v1/eco", cuerpo, "application/json")
-    assert _error(r, 422, "DATOS_INVALIDOS")["error"]["campos"] == {
+    assert error_del_sobre(r, 422, "DATOS_INVALIDOS")["error"]["campos"] == {
         campo: [r.json()["error"]["campos"][campo][0]]
     }

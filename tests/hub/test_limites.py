@@ -12,16 +12,9 @@ from hub.api import VistaPublica
 from hub.ip import redes_confiables
 from hub.limites import CacheNoDisponible, Regla, contar
 from hub.models import Limites
+from tests.caches import CACHE_MUERTA
 
 pytestmark = pytest.mark.django_db
-
-CACHE_MUERTA = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": "redis://127.0.0.1:1/0",
-        "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
-    }
-}
 
 
 def _limite_global(valor: int) -> None:

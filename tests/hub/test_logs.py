@@ -15,14 +15,14 @@ from django.urls import include, path
 from apps.mcp.models import RegistroAuditoria
 from hub import urls as raiz
 from hub.ip import redes_confiables
-from hub.registro_logs import FormatoJSON, FormatoTexto, request_id_actual
+from hub.logs import FormatoJSON, FormatoTexto, request_id_actual
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls(__name__)]
 
 HEX32 = re.compile(r"^[0-9a-f]{32}$")
-CLAVES_ACCESO = {
+CAMPOS_ACCESO = {
     "time",
     "level",
     "logger",
@@ -121,7 +121,7 @@ def test_every_line_of_a_request_carries_its_id_and_one_access_line_closes_it(cl
     ]
     assert re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$", vista[0]["time"])
     (acceso,) = _acceso(objetos)
-    assert set(acceso) == CLAVES_ACCESO
+    assert set(acceso) == CAMPOS_ACCESO
     assert acceso["level"] == "INFO"
     assert acceso["message"] == "GET /prueba-logs/registra 200"
     assert (acceso["request_id"], acceso["status"], acceso["ip"]) == (rid, 200, "203.0.113.9")
@@ -271,10 +271,10 @@ def test_the_admin_shows_finds_and_exports_the_request_id(client, admin_client):
 
 
 def test_extras_that_are_not_json_are_written_as_text():
-    registro = logging.LogRecord("apps.prueba", logging.INFO, __file__, 1, "hola %s", ("a",), None)
-    registro.monto = __import__("decimal").Decimal("1.50")
-    registro.objeto = object()
-    objeto = json.loads(FormatoJSON().format(registro))
+    linea = logging.LogRecord("apps.prueba", logging.INFO, __file__, 1, "hola %s", ("a",), None)
+    linea.monto = __import__("decimal").Decimal("1.50")
+    linea.objeto = object()
+    objeto = json.loads(FormatoJSON().format(linea))
     assert objeto["message"] == "hola a"
     assert objeto["monto"] == "1.50"
     assert objeto["objeto"].startswith("<object object")

@@ -18,11 +18,11 @@ def _escribir(carpeta, tipo: str, pid: str, valores: dict[tuple[str, str], float
 
 
 def _sumas(carpeta) -> dict[tuple[str, str], float]:
-    registro = CollectorRegistry()
-    multiprocess.MultiProcessCollector(registro, path=str(carpeta))
+    recolectores = CollectorRegistry()
+    multiprocess.MultiProcessCollector(recolectores, path=str(carpeta))
     return {
         (m.name, m.labels.get("ruta", "")): m.value
-        for familia in registro.collect()
+        for familia in recolectores.collect()
         for m in familia.samples
     }
 

@@ -16,7 +16,7 @@ import pytest
 
 from tests.procesos import PRODUCCION_README, RAIZ, entorno, manage, puerto_libre
 
-CLAVE_FUERTE = secrets.token_urlsafe(60)
+SECRETO_FUERTE = secrets.token_urlsafe(60)
 
 
 def _ejecutar(args: list[str], tmp_path, **env: str | None) -> subprocess.CompletedProcess:
@@ -24,7 +24,7 @@ def _ejecutar(args: list[str], tmp_path, **env: str | None) -> subprocess.Comple
     variables = {
         "PATH": "/usr/bin:/bin",
         "DJANGO_SETTINGS_MODULE": "hub.settings",
-        "SECRET_KEY": CLAVE_FUERTE,
+        "SECRET_KEY": SECRETO_FUERTE,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'prod.sqlite3'}",
         **env,
     }
@@ -46,13 +46,13 @@ def _check_deploy(tmp_path, **env: str | None) -> subprocess.CompletedProcess:
 
 
 def test_check_deploy_passes_with_a_strong_key(tmp_path):
-    r = _check_deploy(tmp_path, SECRET_KEY=CLAVE_FUERTE)
+    r = _check_deploy(tmp_path, SECRET_KEY=SECRETO_FUERTE)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "System check identified no issues (0 silenced)."
 
 
 @pytest.mark.parametrize(
-    "clave",
+    "secreto",
     [
         None,
         "",
@@ -63,8 +63,8 @@ def test_check_deploy_passes_with_a_strong_key(tmp_path):
     ],
     ids=["missing", "empty", "short", "one character", "four characters", "django-insecure"],
 )
-def test_a_missing_or_weak_key_stops_the_production_profile(tmp_path, clave):
-    r = _check_deploy(tmp_path, SECRET_KEY=clave)
+def test_a_missing_or_weak_key_stops_the_production_profile(tmp_path, secreto):
+    r = _check_deploy(tmp_path, SECRET_KEY=secreto)
     assert r.returncode != 0
     assert "ImproperlyConfigured: HUB_PRODUCCION necesita una SECRET_KEY fuerte" in r.stderr
 

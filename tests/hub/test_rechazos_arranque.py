@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.procesos import PRODUCCION_README, RAIZ
+from tests.procesos import PRODUCCION_README, RAIZ, manage
 
-CLAVE = secrets.token_urlsafe(60)
+SECRETO = secrets.token_urlsafe(60)
 
 
 def _settings_con(tmp_path: Path, **env: str | None) -> subprocess.CompletedProcess:
@@ -22,7 +22,7 @@ def _settings_con(tmp_path: Path, **env: str | None) -> subprocess.CompletedProc
     variables = {
         "PATH": "/usr/bin:/bin",
         "DJANGO_SETTINGS_MODULE": "hub.settings",
-        "SECRET_KEY": CLAVE,
+        "SECRET_KEY": SECRETO,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'arranque.sqlite3'}",
         **env,
     }
@@ -69,9 +69,9 @@ def test_production_without_any_mail_setting_stops(tmp_path):
         "django.core.mail.backends.locmem.EmailBackend",
         "django.core.mail.backends.dummy.EmailBackend",
         "django.core.mail.backends.filebased.EmailBackend",
-        "hub.correo.RegistroSinDatos",
+        "hub.correo.LogSinDatos",
     ],
-    ids=["consola", "memoria", "nulo", "archivo", "solo_registro"],
+    ids=["consola", "memoria", "nulo", "archivo", "solo_log"],
 )
 def test_production_with_a_mail_backend_that_does_not_deliver_stops(tmp_path, backend):
     resultado = _produccion(tmp_path, EMAIL_URL=None, EMAIL_BACKEND=backend)
@@ -191,7 +191,7 @@ def test_gunicorn_conf_refuses_a_bad_proxy_list_in_spanish(tmp_path):
         cwd=RAIZ,
         env={
             "PATH": "/usr/bin:/bin",
-            "SECRET_KEY": CLAVE,
+            "SECRET_KEY": SECRETO,
             "DATABASE_URL": f"sqlite:///{tmp_path / 'arranque.sqlite3'}",
             "HUB_PROXIES_CONFIABLES": "0.0.0.0/0",
         },
@@ -219,12 +219,12 @@ from apps.notificaciones.services import reenviar_por_correo
 sitio = SitioContacto.objects.create(
     codigo="portal", nombre="Portal", correo_destino="buzon@entidad.gov.co"
 )
-registro = MensajeContacto.objects.create(
+contacto = MensajeContacto.objects.create(
     referencia="REF-PRUEBA", sitio=sitio, nombre={NOMBRE!r}, correo={CORREO!r}, asunto={ASUNTO!r},
     mensaje={TEXTO!r}, ip="203.0.113.9", user_agent="prueba",
     recibido_en=timezone.now(),
 )
-print("ENVIADO", reenviar_por_correo(registro))
+print("ENVIADO", reenviar_por_correo(contacto))
 """
 
 
@@ -237,25 +237,14 @@ def test_a_contact_mail_through_the_development_backend_logs_no_personal_data(tm
     env = {
         "PATH": "/usr/bin:/bin",
         "DJANGO_SETTINGS_MODULE": "hub.settings",
-        "SECRET_KEY": CLAVE,
+        "SECRET_KEY": SECRETO,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'correo.sqlite3'}",
         "HUB_CACHE_DIR": str(tmp_path / "cache"),
         **modo,
     }
 
-    def manage(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=RAIZ,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=300,
-        )
-
-    manage("migrate", "--noinput", "-v0")
-    resultado = manage("shell", "-c", ENVIAR)
+    manage(env, "migrate", "--noinput", "-v0")
+    resultado = manage(env, "shell", "-c", ENVIAR)
     salida = resultado.stdout + resultado.stderr
     assert "ENVIADO True" in resultado.stdout
     assert "correo no enviado (no hay servidor de correo configurado)" in salida

@@ -170,14 +170,15 @@ def _a_la_vez(llamadas: list) -> list:
         return list(hilos.map(correr, llamadas))
 
 
-def _argumentos(demo: dict[str, Any], herramienta: str, marca: str) -> dict[str, str]:
+def _argumentos(demo: dict[str, Any], herramienta: str, distintivo: str) -> dict[str, str]:
+    """The tool's arguments, their text made unique by `distintivo` (to count its rows)."""
     if herramienta == "comentar_solicitud":
         return {
             "numero_radicado": demo["solicitudes"]["de_completo_ajena"],
-            "comentario": f"Comentario confirmado una sola vez ({marca}).",
+            "comentario": f"Comentario confirmado una sola vez ({distintivo}).",
         }
     return {
-        "asunto": f"Caso confirmado una sola vez ({marca})",
+        "asunto": f"Caso confirmado una sola vez ({distintivo})",
         "descripcion": "El tablero no exporta: prueba de dos servidores.",
         "modulo": "Presupuesto",
     }

@@ -3,17 +3,13 @@ workers, no Redis. Every worker counts the same limits and serves the same brand
 
 from __future__ import annotations
 
-import re
-import signal
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
 
-from tests.procesos import RAIZ, base_compartida, manage, puerto_libre
+from tests.procesos import base_compartida, gunicorn_conf, manage
 
 pytestmark = pytest.mark.procesos
 
@@ -28,44 +24,8 @@ def servidor(tmp_path_factory):
         del env["REDIS_URL"]
         env["HUB_CACHE_DIR"] = str(carpeta / "cache")
         manage(env, "migrate", "--noinput")
-        puerto = puerto_libre()
-        env.update(
-            HUB_BIND=f"127.0.0.1:{puerto}",
-            WEB_CONCURRENCY="2",
-            HUB_LOG_FORMATO="texto",
-            # The production access line, plus the worker's pid: who served each request.
-            GUNICORN_CMD_ARGS="--access-logformat 'pid=%(p)s %(s)s %(U)s'",
-        )
-        registro = (carpeta / "gunicorn.log").open("w+")
-        proceso = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "hub.wsgi"],
-            cwd=RAIZ,
-            env=env,
-            stdout=registro,
-            stderr=subprocess.STDOUT,
-        )
-        base = f"http://127.0.0.1:{puerto}"
-        try:
-            limite = time.monotonic() + 60
-            while True:
-                try:
-                    if httpx.get(f"{base}/auth/api/v1/ping", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                assert time.monotonic() < limite, "gunicorn did not start"
-                time.sleep(0.2)
-            yield base, env, carpeta / "gunicorn.log"
-        finally:
-            proceso.send_signal(signal.SIGTERM)
-            proceso.wait(timeout=30)
-            registro.close()
-
-
-def _pids(log, *, desde: int, ruta: str) -> set[str]:
-    """Workers that served `ruta` in the log written after offset `desde`."""
-    nuevo = log.read_text()[desde:]
-    return set(re.findall(rf"pid=<(\d+)> \d+ {re.escape(ruta)}$", nuevo, re.MULTILINE))
+        with gunicorn_conf(env, carpeta, WEB_CONCURRENCY="2") as gunicorn:
+            yield gunicorn, env
 
 
 def _verificar(base: str) -> httpx.Response:
@@ -86,8 +46,8 @@ def _esperar_ventana_nueva(respuestas: list[httpx.Response]) -> None:
 
 
 def test_two_workers_without_redis_allow_exactly_the_verification_limit(servidor):
-    base, _env, log = servidor
-    desde = len(log.read_text())
+    gunicorn, _env = servidor
+    base, desde = gunicorn.base, len(gunicorn.log.read_text())
     for _intento in range(2):
         respuestas = _ronda(base)
         servidas = [r for r in respuestas if r.status_code == 404]
@@ -101,13 +61,14 @@ def test_two_workers_without_redis_allow_exactly_the_verification_limit(servidor
     rechazadas = [r for r in respuestas if r.status_code == 429]
     assert len(rechazadas) == 10
     assert all(r.json()["error"]["code"] == "RATE_LIMIT" for r in rechazadas)
-    assert len(_pids(log, desde=desde, ruta=VERIFICAR)) == 2, "both workers must have served"
+    assert len(set(gunicorn.pids_en_log(VERIFICAR, desde))) == 2, "both workers must have served"
 
 
 def test_a_brand_change_is_served_by_every_worker_at_once(servidor):
-    base, env, log = servidor
+    gunicorn, env = servidor
+    base = gunicorn.base
     antes = httpx.get(f"{base}/auth/api/v1/auth/marca", timeout=10).headers["ETag"]
-    desde = len(log.read_text())
+    desde = len(gunicorn.log.read_text())
     manage(
         env,
         "shell",
@@ -126,4 +87,4 @@ def test_a_brand_change_is_served_by_every_worker_at_once(servidor):
         )
     assert antes not in etiquetas
     assert len(set(etiquetas)) == 1
-    assert len(_pids(log, desde=desde, ruta="/auth/api/v1/auth/marca")) == 2
+    assert len(set(gunicorn.pids_en_log("/auth/api/v1/auth/marca", desde))) == 2

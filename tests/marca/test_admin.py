@@ -13,34 +13,15 @@ from apps.marca.imagenes import TAMANO_MAXIMO
 from apps.marca.models import DEFAULTS, ImagenMarca, Marca
 from tests.factories import UserFactory
 from tests.marca.factories import URL_MARCA, png, poner_imagen, svg
+from tests.marca.formulario_admin import CAMBIO, formulario_marca
 
 pytestmark = pytest.mark.django_db
-
-CAMBIO = "/admin/marca/marca/1/change/"
 
 
 @pytest.fixture
 def admin_client(client):
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     return client
-
-
-def _formulario(**cambios):
-    datos = {
-        "modo": "comarca",
-        "nombre": "IDGP en línea",
-        "tagline": "Trámites en un solo lugar",
-        "nombre_entidad": "Instituto Distrital de Gestión Pública",
-        "color_primario": "#0b4f6c",
-        "color_acento": "#f2a541",
-        "login_titulo": "Ingreso del personal",
-        "login_bullets": "Radique solicitudes.\n\n  Consulte su presupuesto.  \n",
-        "contacto_correo": "atencion@idgp.gov.co",
-        "contacto_sitio": "https://www.idgp.gov.co",
-        "_save": "Guardar",
-    }
-    datos.update(cambios)
-    return datos
 
 
 def test_the_list_goes_straight_to_the_single_brand(admin_client):
@@ -82,7 +63,7 @@ def test_an_svg_preview_is_an_img_pointing_at_the_endpoint_never_inline(admin_cl
 
 def test_saving_the_form_publishes_the_brand_with_phrases_one_per_line(admin_client):
     Marca.cargar()
-    r = admin_client.post(CAMBIO, _formulario())
+    r = admin_client.post(CAMBIO, formulario_marca())
     assert r.status_code == 302
     data = admin_client.get(URL_MARCA).json()["data"]
     assert data["modo"] == "comarca"
@@ -96,7 +77,7 @@ def test_saving_the_form_publishes_the_brand_with_phrases_one_per_line(admin_cli
 @pytest.mark.parametrize("color", ["#12345", "rojo", "#GGGGGG", "#1234567", "12"])
 def test_an_invalid_colour_is_refused_with_a_spanish_error(admin_client, color):
     Marca.cargar()
-    r = admin_client.post(CAMBIO, _formulario(color_acento=color))
+    r = admin_client.post(CAMBIO, formulario_marca(color_acento=color))
     assert r.status_code == 200
     assert "Use un color hexadecimal de la forma #RRGGBB." in r.content.decode()
     assert Marca.objects.get().color_acento == DEFAULTS["color_acento"]
@@ -107,13 +88,13 @@ def test_an_invalid_colour_is_refused_with_a_spanish_error(admin_client, color):
 )
 def test_a_hex_value_is_accepted_as_people_type_it(admin_client, escrito, guardado):
     Marca.cargar()
-    assert admin_client.post(CAMBIO, _formulario(color_primario=escrito)).status_code == 302
+    assert admin_client.post(CAMBIO, formulario_marca(color_primario=escrito)).status_code == 302
     assert Marca.objects.get().color_primario == guardado
 
 
 def test_a_primary_too_light_on_white_is_saved_with_a_warning_and_links_fall_back(admin_client):
     Marca.cargar()
-    r = admin_client.post(CAMBIO, _formulario(color_primario="#FFD966"), follow=True)
+    r = admin_client.post(CAMBIO, formulario_marca(color_primario="#FFD966"), follow=True)
     html = r.content.decode()
     assert 'class="warning"' in html
     assert "El color primario #FFD966 se lee poco sobre blanco (contraste 1,4:1" in html
@@ -127,14 +108,14 @@ def test_a_primary_too_light_on_white_is_saved_with_a_warning_and_links_fall_bac
 
 def test_a_readable_primary_gets_no_warning_and_is_the_link_colour(admin_client):
     Marca.cargar()
-    r = admin_client.post(CAMBIO, _formulario(color_primario="#0B4F6C"), follow=True)
+    r = admin_client.post(CAMBIO, formulario_marca(color_primario="#0B4F6C"), follow=True)
     assert "se lee poco sobre blanco" not in r.content.decode()
     assert "--color-enlace: #0B4F6C;" in Client().get("/cuentas/login/").content.decode()
 
 
 def test_saving_says_la_marca_with_its_name_once(admin_client):
     Marca.cargar()
-    r = admin_client.post(CAMBIO, _formulario(nombre="IDGP en línea"), follow=True)
+    r = admin_client.post(CAMBIO, formulario_marca(nombre="IDGP en línea"), follow=True)
     html = r.content.decode()
     enlace = '<a href="/admin/marca/marca/1/change/">IDGP en línea</a>'
     assert f"La marca «{enlace}» se guardó correctamente." in html
@@ -143,7 +124,8 @@ def test_saving_says_la_marca_with_its_name_once(admin_client):
 
 def test_too_many_phrases_are_refused(admin_client):
     Marca.cargar()
-    r = admin_client.post(CAMBIO, _formulario(login_bullets="\n".join(f"F{i}" for i in range(9))))
+    nueve = "\n".join(f"F{i}" for i in range(9))
+    r = admin_client.post(CAMBIO, formulario_marca(login_bullets=nueve))
     assert r.status_code == 200
     assert "Escriba como máximo 8 frases." in r.content.decode()
 
@@ -151,7 +133,7 @@ def test_too_many_phrases_are_refused(admin_client):
 def test_a_png_uploaded_with_an_svg_name_is_stored_as_png(admin_client):
     Marca.cargar()
     archivo = SimpleUploadedFile("logo.svg", png(), content_type="image/svg+xml")
-    r = admin_client.post(CAMBIO, _formulario(logo_archivo=archivo))
+    r = admin_client.post(CAMBIO, formulario_marca(logo_archivo=archivo))
     assert r.status_code == 302
     assert ImagenMarca.objects.get(slot="logo").tipo == "png"
     logo = admin_client.get("/auth/api/v1/auth/marca/archivo/logo")
@@ -161,7 +143,7 @@ def test_a_png_uploaded_with_an_svg_name_is_stored_as_png(admin_client):
 def test_garbage_upload_is_refused_in_spanish_and_nothing_is_saved(admin_client):
     Marca.cargar()
     archivo = SimpleUploadedFile("logo.png", b"esto no es una imagen", content_type="image/png")
-    r = admin_client.post(CAMBIO, _formulario(logo_archivo=archivo))
+    r = admin_client.post(CAMBIO, formulario_marca(logo_archivo=archivo))
     assert r.status_code == 200
     assert "Formato no admitido" in r.content.decode()
     assert not ImagenMarca.objects.exists()
@@ -171,7 +153,7 @@ def test_garbage_upload_is_refused_in_spanish_and_nothing_is_saved(admin_client)
 def test_an_upload_over_512_kb_is_refused(admin_client):
     Marca.cargar()
     grande = SimpleUploadedFile("f.png", png() + b"\0" * TAMANO_MAXIMO, content_type="image/png")
-    r = admin_client.post(CAMBIO, _formulario(favicon_archivo=grande))
+    r = admin_client.post(CAMBIO, formulario_marca(favicon_archivo=grande))
     assert r.status_code == 200
     assert "el máximo es 512 KB" in r.content.decode()
     assert not ImagenMarca.objects.exists()
@@ -179,7 +161,7 @@ def test_an_upload_over_512_kb_is_refused(admin_client):
 
 def test_the_clear_checkbox_removes_an_image(admin_client):
     poner_imagen("isotipo", svg())
-    r = admin_client.post(CAMBIO, _formulario(isotipo_quitar="on"))
+    r = admin_client.post(CAMBIO, formulario_marca(isotipo_quitar="on"))
     assert r.status_code == 302
     assert not ImagenMarca.objects.filter(slot="isotipo").exists()
     assert admin_client.get(URL_MARCA).json()["data"]["isotipo_url"] is None
@@ -188,7 +170,7 @@ def test_the_clear_checkbox_removes_an_image(admin_client):
 def test_upload_and_clear_together_is_refused(admin_client):
     Marca.cargar()
     archivo = SimpleUploadedFile("i.svg", svg(), content_type="image/svg+xml")
-    r = admin_client.post(CAMBIO, _formulario(isotipo_archivo=archivo, isotipo_quitar="on"))
+    r = admin_client.post(CAMBIO, formulario_marca(isotipo_archivo=archivo, isotipo_quitar="on"))
     assert r.status_code == 200
     assert "no ambas" in r.content.decode()
     assert not ImagenMarca.objects.exists()
@@ -252,7 +234,7 @@ def test_only_staff_with_the_brand_permission_sees_the_preview(client):
 
 def test_restore_defaults_asks_first_then_puts_back_the_hubs_brand(admin_client):
     Marca.cargar()
-    admin_client.post(CAMBIO, _formulario())
+    admin_client.post(CAMBIO, formulario_marca())
     poner_imagen("logo", png())
     confirmar = admin_client.get("/admin/marca/marca/restaurar/")
     assert confirmar.status_code == 200

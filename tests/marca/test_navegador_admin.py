@@ -18,6 +18,7 @@ from apps.marca.models import Marca
 from tests.conftest import CAPTURAS
 from tests.factories import UserFactory
 from tests.marca.factories import URL_MARCA, png
+from tests.navegador_admin import ingresar_al_admin
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_texto import capturar
 
@@ -48,14 +49,6 @@ def _marca(base: str, **cabeceras: str) -> httpx.Response:
     return httpx.get(f"{base}{URL_MARCA}", headers=cabeceras, timeout=10)
 
 
-def _ingresar_al_admin(pagina) -> None:
-    pagina.goto(pagina.base + "/admin/")
-    pagina.fill("input[name=username]", "marta")
-    pagina.fill("input[name=password]", "clave-de-prueba-123")
-    pagina.click("input[type=submit]")
-    pagina.wait_for_selector("#user-tools")
-
-
 def _logo_de_ingreso(pagina) -> str:
     pagina.goto(pagina.base + "/cuentas/login/")
     logo = pagina.locator(".ingreso-logo img")
@@ -77,7 +70,7 @@ def test_an_admin_changes_colour_and_logo_and_the_sign_in_page_shows_them(navega
     logo_antes = _logo_de_ingreso(visitante)
     assert logo_antes == antes.json()["data"]["logo_url"]
 
-    _ingresar_al_admin(pagina)
+    ingresar_al_admin(pagina, "marta")
     editor = pagina.goto(pagina.base + "/admin/marca/marca/")
     assert editor.status == 200
     assert "content-security-policy" in editor.headers  # the editor works under the page CSP
@@ -126,7 +119,7 @@ def test_the_editor_previews_unsaved_values_and_warns_about_a_light_primary(nave
     UserFactory(username="marta", is_staff=True, is_superuser=True)
     pagina = navegador(1280, 1000)
     violaciones = vigilar_csp(pagina)
-    _ingresar_al_admin(pagina)
+    ingresar_al_admin(pagina, "marta")
     pagina.goto(pagina.base + "/admin/marca/marca/")
     vista = pagina.frame_locator("iframe[data-vista-previa]")
     assert vista.locator(".ingreso-nombre").inner_text() == "Hub institucional"

@@ -1,13 +1,15 @@
-"""Credentials for the assistant tests (secrets made through the real services)."""
+"""Credentials for the assistant tests (secrets made through the real services), and a refusal
+whose minute's count still lives in the cache."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
+from django.core.cache import cache
 from django.utils import timezone
 
-from apps.mcp import secretos, services
-from apps.mcp.models import ClaveApi, TokenPersonal
+from apps.mcp import rechazos, secretos, services
+from apps.mcp.models import ClaveApi, RechazoAsistente, TokenPersonal
 
 
 def nueva_clave(
@@ -37,3 +39,18 @@ def nuevo_token(
         revocado_en=ahora if revocado else None,
     )
     return token, secreto
+
+
+def rechazo_contado_en_cache(veces: int) -> RechazoAsistente:
+    """An address's 401 of this minute, pending: its row says 1, the cache's counter `veces`
+    (what a flush would write). Pin `rechazos.minuto_actual` first, so the minute stays put."""
+    fila = RechazoAsistente.objects.create(
+        minuto=rechazos.minuto_actual(),
+        quien="ip 203.0.113.66",
+        direccion="203.0.113.66",
+        estado=401,
+        codigo="NO_AUTENTICADO",
+        veces=1,
+    )
+    cache.set(rechazos.llave_cache(fila), veces, 600)
+    return fila

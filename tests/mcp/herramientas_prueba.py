@@ -97,7 +97,7 @@ HERRAMIENTAS_PRUEBA = [
     Herramienta(
         nombre="prueba_verificada",
         titulo="Verificada de prueba",
-        descripcion="Cuenta verificaciones fallidas.",
+        descripcion="Anota verificaciones fallidas.",
         acceso=Acceso.VERIFICADA,
         verificacion=Verificacion("clave", "la clave de prueba"),
         argumentos=ArgsVerificada,

@@ -6,13 +6,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.admin.templatetags.admin_list import result_headers
-from django.core.cache import cache
 from django.utils.text import capfirst
 
 from apps.mcp import rechazos
 from apps.mcp.models import RechazoAsistente
 from tests.factories import UserFactory
-from tests.mcp.factories import nueva_clave
+from tests.mcp.factories import nueva_clave, rechazo_contado_en_cache
 
 pytestmark = pytest.mark.django_db
 
@@ -112,15 +111,7 @@ def test_staff_without_the_view_permission_cannot_see_it(client, conocidos):
 def test_the_list_shows_the_counts_still_in_the_cache(administra, monkeypatch):
     minuto = datetime.now(UTC).replace(second=0, microsecond=0)
     monkeypatch.setattr(rechazos, "minuto_actual", lambda: minuto)
-    fila = RechazoAsistente.objects.create(
-        minuto=minuto,
-        quien="ip 203.0.113.66",
-        direccion="203.0.113.66",
-        estado=401,
-        codigo="NO_AUTENTICADO",
-        veces=1,
-    )
-    cache.set(rechazos.clave_cache(fila), 57, 600)
+    rechazo_contado_en_cache(57)
     assert _filas(administra.get(LISTA)) == [("NO_AUTENTICADO", 57)]
 
 

@@ -12,12 +12,11 @@ from apps.marca import demo as marca_demo
 from apps.mcp.models import RechazoAsistente
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_clave
+from tests.navegador_admin import ingresar_al_admin
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
-
-CLAVE = "clave-de-prueba-123"
 
 
 @pytest.fixture
@@ -54,18 +53,10 @@ def organizacion():
         )
 
 
-def _ingresar(pagina) -> None:
-    pagina.goto(pagina.base + "/admin/login/?next=/admin/")
-    pagina.fill("input[name=username]", "marta")
-    pagina.fill("input[name=password]", CLAVE)
-    pagina.click("input[type=submit]")
-    pagina.wait_for_selector("#user-tools")
-
-
 def test_the_refusal_list_shows_all_its_columns_at_1280_and_is_captured(organizacion, navegador):
     pagina = navegador(1280, 900)
     violaciones = vigilar_csp(pagina)
-    _ingresar(pagina)
+    ingresar_al_admin(pagina, "marta")
     pagina.locator("#mcp-rechazoasistente").get_by_role(
         "link", name="Rechazos del asistente", exact=True
     ).click()
@@ -108,7 +99,7 @@ def test_the_refusal_list_shows_all_its_columns_at_1280_and_is_captured(organiza
 def test_the_refusal_list_on_a_phone_is_captured(organizacion, navegador):
     pagina = navegador(390, 844)
     violaciones = vigilar_csp(pagina)
-    _ingresar(pagina)
+    ingresar_al_admin(pagina, "marta")
     respuesta = pagina.goto(pagina.base + "/admin/mcp/rechazoasistente/")
     assert respuesta.status == 200
     assert pagina.locator("#site-name .marca-admin-logo img").is_visible()

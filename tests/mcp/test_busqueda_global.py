@@ -17,7 +17,7 @@ from apps.mcp.registro import registro
 from apps.presupuesto import services as presupuesto
 from apps.solicitudes import services
 from apps.solicitudes.models import Solicitud
-from tests.busqueda import vocabulario
+from tests.busqueda import CAMPOS_DOCUMENTO, CAMPOS_SOLICITUD, vocabulario
 from tests.calidad.factories import DocumentoFactory, ProcesoFactory
 from tests.factories import AreaFactory, GroupFactory
 from tests.mcp.factories import nuevo_token
@@ -28,32 +28,6 @@ from tests.solicitudes.factories import persona, tipo_con_etapas
 pytestmark = pytest.mark.django_db
 
 FECHA_HORA = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$")
-CAMPOS_SOLICITUD = {
-    "numero_radicado",
-    "id_solicitud",
-    "enlace",
-    "url",
-    "tipo",
-    "estado",
-    "etapa_actual",
-    "resumen",
-    "fecha_radicacion",
-    "fecha_actualizacion",
-}
-CAMPOS_DOCUMENTO = {
-    "id",
-    "uid",
-    "codigo_publicado",
-    "codigos_anteriores",
-    "titulo",
-    "version",
-    "tipo",
-    "proceso",
-    "estado",
-    "fecha_publicacion",
-    "enlace",
-    "url",
-}
 USAR = "mcp.asistente.usar"
 PLANEACION = "presupuesto.planeacion.consultar"
 

@@ -25,19 +25,12 @@ from apps.mcp import confirmacion
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import ClaveApi, ConfirmacionUsada, TokenPersonal
 from apps.mcp.registro import ErrorHerramienta
+from tests.caches import CACHE_MUERTA
 from tests.factories import UserFactory
 from tests.mcp.factories import nuevo_token
 from tests.mcp_cliente import ajustar, llamar
 
 pytestmark = pytest.mark.django_db
-
-CACHE_MUERTA = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": "redis://127.0.0.1:1/0",
-        "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
-    }
-}
 
 
 def _previa(client, cabeceras, nombre="Comité de prueba", **extra) -> str:

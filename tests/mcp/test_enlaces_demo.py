@@ -23,7 +23,7 @@ from tests.mcp_cliente import llamar
 
 pytestmark = pytest.mark.django_db
 
-REGISTRO = Path(__file__).resolve().parents[2] / "var" / "enlaces_abiertos.txt"
+ENLACES_ABIERTOS = Path(__file__).resolve().parents[2] / "var" / "enlaces_abiertos.txt"
 
 
 def _cargar_demo(tmp_path) -> dict:
@@ -175,8 +175,8 @@ def test_every_link_of_every_tool_opens_for_its_person_and_404s_for_the_other(tm
             lineas.append(f"limitado abre de completo\t{herramienta}\t{enlace[:90]}\t{status}")
     assert vistos > 10  # budget screens, builder, other people's requests
 
-    REGISTRO.parent.mkdir(parents=True, exist_ok=True)
-    REGISTRO.write_text("\n".join(lineas) + "\n", encoding="utf-8")
+    ENLACES_ABIERTOS.parent.mkdir(parents=True, exist_ok=True)
+    ENLACES_ABIERTOS.write_text("\n".join(lineas) + "\n", encoding="utf-8")
 
 
 def test_a_link_opened_without_a_session_asks_to_sign_in_except_public_documents(tmp_path):

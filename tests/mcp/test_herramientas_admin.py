@@ -17,7 +17,7 @@ from apps.mcp import rechazos
 from apps.mcp.models import RechazoAsistente, RegistroAuditoria
 from apps.mcp.registro import registro
 from tests.factories import UserFactory
-from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.mcp.factories import nueva_clave, nuevo_token, rechazo_contado_en_cache
 from tests.mcp_cliente import ajustar, error_herramienta, llamar, resultado_valido, rpc
 
 pytestmark = pytest.mark.django_db
@@ -468,19 +468,9 @@ def test_usage_of_refusals_never_names_a_person_an_address_or_a_key(client, como
 
 
 def test_usage_counts_the_refusals_still_in_the_cache(client, como_admin, monkeypatch):
-    from django.core.cache import cache
-
     minuto = timezone.now().replace(second=0, microsecond=0)
     monkeypatch.setattr(rechazos, "minuto_actual", lambda: minuto)
-    fila = RechazoAsistente.objects.create(
-        minuto=minuto,
-        quien="ip 203.0.113.66",
-        direccion="203.0.113.66",
-        estado=401,
-        codigo="NO_AUTENTICADO",
-        veces=1,
-    )
-    cache.set(rechazos.clave_cache(fila), 33, 600)
+    rechazo_contado_en_cache(33)
     datos = _valida(llamar(client, "uso_asistente", {}, **como_admin), "uso_asistente")
     assert datos["rechazos"]["total"] == 33
 

@@ -6,18 +6,11 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
+from tests.caches import CACHE_MUERTA
 from tests.mcp.factories import nueva_clave, nuevo_token
 from tests.mcp_cliente import ajustar, llamar, rpc
 
 pytestmark = pytest.mark.django_db
-
-CACHE_MUERTA = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": "redis://127.0.0.1:1/0",
-        "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
-    }
-}
 
 
 def _429(r) -> None:

@@ -13,7 +13,7 @@ from tests.mcp_cliente import ajustar, llamar, rpc, validador
 
 pytestmark = pytest.mark.django_db
 
-CLAVES = {"usuario", "nombre", "roles", "areas", "modulos", "herramientas"}
+CAMPOS = {"usuario", "nombre", "roles", "areas", "modulos", "herramientas"}
 USAR = {
     "codigo": "mcp.asistente.usar",
     "nombre": "Puede usar el asistente (MCP) y crear tokens personales",
@@ -60,7 +60,7 @@ def gestora():
 def test_a_person_with_assistant_access_only_sees_just_that(client, como_limitado, limitado):
     r = _accesos(client, como_limitado)
     datos = _valida(r)
-    assert set(datos) == CLAVES | {"permisos", "total_permisos"}
+    assert set(datos) == CAMPOS | {"permisos", "total_permisos"}
     assert datos["usuario"] == "limitado_t"
     assert datos["nombre"] == limitado.get_full_name()
     assert datos["roles"] == []
@@ -137,8 +137,8 @@ def test_without_permissions_only_roles_modules_and_tools(client, gestora):
     cabeceras = _como(gestora)
     completo = _valida(_accesos(client, cabeceras))
     corto = _valida(_accesos(client, cabeceras, incluir_permisos=False))
-    assert set(corto) == CLAVES
-    assert {k: completo[k] for k in CLAVES} == corto
+    assert set(corto) == CAMPOS
+    assert {k: completo[k] for k in CAMPOS} == corto
 
 
 @pytest.mark.parametrize("persona", ["limitado", "completo"])

@@ -21,19 +21,13 @@ from django.utils import timezone
 
 from apps.mcp import rechazos
 from apps.mcp.models import RechazoAsistente, RegistroAuditoria
+from tests.caches import CACHE_MUERTA
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
 from tests.mcp_cliente import ajustar, rpc
 
 pytestmark = pytest.mark.django_db
 
-CACHE_MUERTA = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": "redis://127.0.0.1:1/0",
-        "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
-    }
-}
 ATACANTE = "203.0.113.66"
 OTRA = "198.51.100.23"
 MALO = "sgimcp_" + "A" * 40
@@ -223,7 +217,7 @@ def test_maintenance_deletes_counts_past_the_audit_retention(client, reloj, sett
 def test_a_lost_cache_loses_at_most_that_minutes_counts_and_never_fails(client, reloj):
     for _ in range(5):
         _ping(client, REMOTE_ADDR=ATACANTE)
-    cache.delete(rechazos.clave_cache(RechazoAsistente.objects.get()))  # evicted, or a restart
+    cache.delete(rechazos.llave_cache(RechazoAsistente.objects.get()))  # evicted, or a restart
     for _ in range(3):
         assert _ping(client, REMOTE_ADDR=ATACANTE).status == 401
     rechazos.volcar()

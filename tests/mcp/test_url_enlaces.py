@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from apps.mcp.protocolo import INSTRUCCIONES
 from apps.mcp.registro import registro
 from hub.enlaces import con_url, esquema_con_url
@@ -59,24 +57,6 @@ def test_a_nullable_enlace_gets_a_nullable_url():
     esquema = {"type": "object", "properties": {"enlace": {"type": ["string", "null"]}}}
     assert esquema_con_url(esquema)["properties"]["url"]["type"] == ["string", "null"]
     assert con_url({"enlace": None}) == {"enlace": None}
-
-
-@pytest.mark.django_db
-def test_the_tools_summary_of_a_report_gives_the_absolute_link(client, settings):
-    # reporte_preparar's text for a person carries the address to click.
-    from apps.presupuesto.herramientas.reporte_preparar import _resumen
-
-    settings.HUB_URL_PUBLICA = "https://hub.entidad.gov.co"
-    texto = _resumen(
-        {
-            "ficha": {"fuente": "cdp", "titulo": "X" * 3, "formato": "csv", "filtros": []},
-            "total_filas": 0,
-            "muestra": [],
-            "columnas": [],
-            "enlace": "/presupuesto/reportes/constructor?ficha=abc",
-        }
-    )
-    assert "https://hub.entidad.gov.co/presupuesto/reportes/constructor?ficha=abc" in texto
 
 
 def test_the_instructions_say_links_open_in_the_hub_for_the_signed_in_person():

@@ -12,22 +12,11 @@ from django.test import Client
 from apps.notificaciones.models import MensajeContacto
 from tests.notificaciones.ayudas import OMITIR, URL, cuerpo
 from tests.notificaciones.factories import SitioContactoFactory
+from tests.sobre import error_del_sobre
 
 pytestmark = pytest.mark.django_db
 
 REFERENCIA = re.compile(r"^CT-[0-9A-HJKMNP-TV-Z]{10}$")
-
-
-def _error(r, status: int, code: str) -> dict:
-    assert r.status_code == status
-    assert r["Content-Type"] == "application/json"
-    datos = r.json()
-    assert datos["success"] is False
-    assert "data" not in datos
-    assert datos["error"]["code"] == code
-    assert isinstance(datos["error"]["detalle"], str) and datos["error"]["detalle"]
-    assert isinstance(datos["message"], str)
-    return datos
 
 
 def test_a_valid_message_is_201_with_a_reference_and_time_and_no_echo(enviar, portal):
@@ -174,7 +163,7 @@ def test_values_at_the_length_bounds_are_accepted(enviar, portal, campo, valor):
 )
 def test_each_bad_field_is_422_naming_only_that_field(enviar, portal, campo, valor):
     r = enviar(cuerpo(**{campo: valor}))
-    datos = _error(r, 422, "DATOS_INVALIDOS")
+    datos = error_del_sobre(r, 422, "DATOS_INVALIDOS")
     assert list(datos["error"]["campos"]) == [campo]
     assert all(isinstance(m, str) and m for m in datos["error"]["campos"][campo])
     assert MensajeContacto.objects.count() == 0
@@ -183,31 +172,31 @@ def test_each_bad_field_is_422_naming_only_that_field(enviar, portal, campo, val
 
 def test_an_inactive_site_is_refused_like_an_unknown_one(enviar, portal):
     SitioContactoFactory(codigo="antiguo", activo=False)
-    inactivo = _error(enviar(cuerpo(sitio="antiguo")), 422, "DATOS_INVALIDOS")
-    desconocido = _error(enviar(cuerpo(sitio="no-existe")), 422, "DATOS_INVALIDOS")
+    inactivo = error_del_sobre(enviar(cuerpo(sitio="antiguo")), 422, "DATOS_INVALIDOS")
+    desconocido = error_del_sobre(enviar(cuerpo(sitio="no-existe")), 422, "DATOS_INVALIDOS")
     assert inactivo["error"]["campos"] == desconocido["error"]["campos"]
     assert inactivo["error"]["campos"] == {"sitio": ["Sitio no reconocido."]}
 
 
 def test_an_empty_object_names_every_required_field(enviar, portal):
-    datos = _error(enviar({}), 422, "DATOS_INVALIDOS")
+    datos = error_del_sobre(enviar({}), 422, "DATOS_INVALIDOS")
     assert set(datos["error"]["campos"]) == {"nombre", "correo", "asunto", "mensaje", "sitio"}
 
 
 def test_an_unknown_field_is_422_naming_it(enviar, portal):
-    datos = _error(enviar(cuerpo(telefono="3001234567")), 422, "DATOS_INVALIDOS")
+    datos = error_del_sobre(enviar(cuerpo(telefono="3001234567")), 422, "DATOS_INVALIDOS")
     assert datos["error"]["campos"] == {"telefono": ["Campo no permitido."]}
     assert MensajeContacto.objects.count() == 0
 
 
 def test_a_json_array_is_422(enviar, portal):
-    datos = _error(enviar([cuerpo()]), 422, "DATOS_INVALIDOS")
+    datos = error_del_sobre(enviar([cuerpo()]), 422, "DATOS_INVALIDOS")
     assert list(datos["error"]["campos"]) == ["__all__"]
 
 
 def test_malformed_json_is_400_json_invalido(client, portal):
     r = client.post(URL, '{"nombre": "Ana",', content_type="application/json")
-    _error(r, 400, "JSON_INVALIDO")
+    error_del_sobre(r, 400, "JSON_INVALIDO")
     assert MensajeContacto.objects.count() == 0
 
 
@@ -220,7 +209,7 @@ def test_malformed_json_is_400_json_invalido(client, portal):
     ],
 )
 def test_a_body_that_is_not_json_is_415(client, portal, contenido, tipo):
-    _error(client.post(URL, contenido, content_type=tipo), 415, "TIPO_NO_SOPORTADO")
+    error_del_sobre(client.post(URL, contenido, content_type=tipo), 415, "TIPO_NO_SOPORTADO")
     assert MensajeContacto.objects.count() == 0
 
 
@@ -230,13 +219,13 @@ def test_any_method_but_post_is_405_with_allow_post(client, portal, metodo):
     assert r.status_code == 405
     assert r["Allow"] == "POST"
     if metodo != "head":
-        _error(r, 405, "METODO_NO_PERMITIDO")
+        error_del_sobre(r, 405, "METODO_NO_PERMITIDO")
 
 
 def test_a_five_megabyte_body_is_413(client, portal):
     relleno = "x" * (5 * 1024 * 1024)
     r = client.post(URL, json.dumps(cuerpo(mensaje=relleno)), content_type="application/json")
-    _error(r, 413, "PAYLOAD_DEMASIADO_GRANDE")
+    error_del_sobre(r, 413, "PAYLOAD_DEMASIADO_GRANDE")
     assert MensajeContacto.objects.count() == 0
 
 

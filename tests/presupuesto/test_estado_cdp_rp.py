@@ -1,7 +1,9 @@
-"""estado_cdp and estado_rp alike: what both tools promise, tested once for each tool (the
-`documento` fixture): exact amounts, found by either number ignoring case, the review and its
-reasons, one indistinguishable not-found answer for a missing number and another area's
-document, the permissions, the argument bounds and a fixed number of queries."""
+"""estado_cdp and estado_rp: what both tools promise, tested once for each tool (the `documento`
+fixture): every field with its type, the summary, exact amounts, found by either number ignoring
+case, the review and its reasons, one indistinguishable not-found answer for a missing number and
+another area's document, the permissions, the argument bounds and a fixed number of queries; then
+what only one of them has (an external number at its bound, the beneficiary's document, a fully
+obligated RP)."""
 
 from __future__ import annotations
 
@@ -12,23 +14,27 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.mcp.registro import registro
 from apps.presupuesto import services
 from tests.mcp_cliente import Respuesta, error_herramienta, llamar, rpc, validador
-from tests.presupuesto import documentos_presupuesto as mundos
-from tests.presupuesto.documentos_presupuesto import (
+from tests.presupuesto import mundos
+from tests.presupuesto.factories import cdp_expedido, cdp_solicitado, rp_expedido, rp_solicitado
+from tests.presupuesto.mundos import (
     CAMPOS_CDP,
     CAMPOS_RP,
+    DOCUMENTO_BENEFICIARIO,
     EXTRAS_CDP,
     EXTRAS_RP,
+    IMPORTES_CDP,
+    IMPORTES_RP,
     OTI,
     PLANEACION,
     persona,
 )
-from tests.presupuesto.factories import cdp_expedido, cdp_solicitado, rp_expedido, rp_solicitado
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +62,14 @@ class Caso:
     externo_escrito: str
     propio_de_oti: dict[str, str]
     mundo: dict[str, Any]
+    # The world's document as the owner area reads it: fields with their exact values, its
+    # address under /presupuesto/ and the amounts that must be JSON numbers.
+    esperado: dict[str, Any]
+    ruta: str
+    importes_numero: set[str]
+    # The summary for people: how it starts and what it says.
+    resumen_inicio: str
+    resumen_dice: tuple[str, ...]
 
     def consultar(self, client, cabeceras: dict[str, str], numero: Any) -> Respuesta:
         return llamar(client, self.herramienta, {"numero": numero}, **cabeceras)
@@ -80,10 +94,25 @@ def _crecer_rp(mundo: dict[str, Any], i: int) -> None:
     rp_expedido(mundo["cdp"], "10.00")
 
 
+COMUNES = {
+    "estado": "expedido",
+    "estado_visible": "Expedido",
+    "estado_expedicion": None,
+    "objeto": "Consultoría para el plan estratégico",
+    "movimientos": 1,
+    "motivo_devolucion": None,
+    "motivo_rechazo": None,
+    "encontrado": True,
+    "area": "Oficina Asesora de Planeación",
+    "vigencia": 2026,
+}
+
+
 @pytest.fixture(params=["cdp", "rp"])
 def documento(request) -> Caso:
     """Each tool in turn, on its own world."""
     if request.param == "cdp":
+        mundo = mundos.mundo_cdp()
         return Caso(
             herramienta="estado_cdp",
             sigla="CDP",
@@ -102,8 +131,29 @@ def documento(request) -> Caso:
             vacios_al_devolver=("dependencia",),
             externo_escrito="  Ext-4521 ",
             propio_de_oti={"area_sigla": "OTI", "area": OTI},
-            mundo=mundos.mundo_cdp(),
+            mundo=mundo,
+            esperado={
+                **COMUNES,
+                "numero_cdp": "CDP-2026-00001",
+                "numero_externo": "EXT-4521",
+                "numero_radicado": "SOL-2026-000123",
+                "area_sigla": "OAP",
+                "dependencia": "Grupo de Planeación",  # invisible character removed
+                "fecha_expedicion": "2026-03-05",
+                "proyecto": "2026-001",
+                "linea_paa": None,
+            },
+            ruta="cdp",
+            importes_numero=IMPORTES_CDP,
+            resumen_inicio="CDP-2026-00001 (n.º externo EXT-4521): Expedido.",
+            resumen_dice=(
+                "Valor inicial $ 1.500.000,00",
+                "saldo $ 1.000.000,25",
+                "comprometido en RP $ 500.000,00",
+                "Oficina Asesora de Planeación",
+            ),
         )
+    mundo = mundos.mundo_rp()
     return Caso(
         herramienta="estado_rp",
         sigla="RP",
@@ -121,11 +171,57 @@ def documento(request) -> Caso:
         vacios_al_devolver=("fecha_inicio", "fecha_fin"),
         externo_escrito=" rp-77 ",
         propio_de_oti={"area": OTI},
-        mundo=mundos.mundo_rp(),
+        mundo=mundo,
+        esperado={
+            **COMUNES,
+            "numero_rp": "RP-2026-00001",
+            "numero_externo": "RP-77",
+            "numero_radicado": "SOL-2026-000456",
+            "cdp": mundo["cdp"].numero,
+            "beneficiario": "Consultores Andinos S.A.S.",  # invisible characters removed
+            "fecha_expedicion": "2026-03-20",
+            "fecha_inicio": "2026-04-01",
+            "fecha_fin": "2026-12-15",
+        },
+        ruta="rp",
+        importes_numero=IMPORTES_RP,
+        resumen_inicio="RP-2026-00001 (n.º externo RP-77): Expedido.",
+        resumen_dice=(
+            "obligado $ 450.000,50; por obligar $ 749.999,50",
+            f"Respaldado por el {mundo['cdp'].numero}",
+            "Plazo: 2026-04-01 a 2026-12-15.",
+            "Beneficiario: Consultores Andinos S.A.S. Objeto: «Consultoría",
+        ),
     )
 
 
 # --- the answer, both tools -----------------------------------------------------------------
+
+
+def test_the_owner_area_gets_every_field_with_its_type(client, documento):
+    mundo = documento.mundo
+    numero, pk = mundo["documento"].numero, mundo["documento"].pk
+    datos = documento.valida(documento.consultar(client, mundo["como_duena"], numero))
+    assert set(datos) == documento.campos | documento.extras
+    assert datos[documento.campo_numero] == numero
+    for campo, valor in documento.esperado.items():
+        assert datos[campo] == valor, campo
+    assert isinstance(datos["movimientos"], int)
+    assert datos["estado_descripcion"].startswith(f"El {documento.sigla} fue expedido")
+    assert datos["enlace"] == f"/presupuesto/{documento.ruta}/{pk}"
+    assert datos["url"] == f"{settings.HUB_URL_PUBLICA}/presupuesto/{documento.ruta}/{pk}"
+    for campo in documento.importes_numero:
+        assert isinstance(datos[campo], int | float) and not isinstance(datos[campo], bool)
+
+
+def test_the_summary_is_spanish_with_amounts_for_people(client, documento):
+    mundo = documento.mundo
+    r = documento.consultar(client, mundo["como_duena"], mundo["documento"].numero)
+    resumen = r.resultado["content"][0]["text"]
+    assert resumen.startswith(documento.resumen_inicio)
+    for frase in documento.resumen_dice:
+        assert frase in resumen, frase
+    assert "\u202e" not in resumen and "\u200b" not in resumen
 
 
 def test_amounts_carry_exactly_the_stored_digits(client, documento):
@@ -327,3 +423,37 @@ def test_the_query_count_does_not_grow_with_the_data(client, documento, django_a
     with django_assert_num_queries(len(antes.captured_queries)):
         r = documento.consultar(client, cabeceras, numero)
     assert r.estructura["movimientos"] == 7
+
+
+# --- what only one of the tools has ---------------------------------------------------------
+
+
+def test_a_cdp_whose_external_number_is_at_the_bound_is_found(client):
+    mundo = mundos.mundo_cdp()
+    cdp = cdp_expedido(mundo["proyecto"], mundo["oap"], "10.00", numero_externo="Z" * 30)
+    r = llamar(client, "estado_cdp", {"numero": "z" * 30}, **mundo["como_duena"])
+    assert validador("estado_cdp")(r)["numero_cdp"] == cdp.numero
+
+
+def test_the_beneficiarys_document_never_appears(client):
+    mundo = mundos.mundo_rp()
+    r = llamar(client, "estado_rp", {"numero": mundo["rp"].numero}, **mundo["como_duena"])
+    assert DOCUMENTO_BENEFICIARIO not in r.http.content.decode()
+    assert not any("documento" in campo for campo in r.estructura)
+
+
+def test_a_fully_obligated_rp_is_ejecutado(client):
+    mundo = mundos.mundo_rp()
+    services.registrar_movimiento_rp(
+        rp=mundo["rp"], tipo="obligacion", valor="749999.50", descripcion="Pago final"
+    )
+    r = llamar(client, "estado_rp", {"numero": mundo["rp"].numero}, **mundo["como_duena"])
+    datos = validador("estado_rp")(r)
+    assert datos["estado"] == "ejecutado"
+    assert datos["obligado"] == datos["valor_actual"] == 1200000.0
+
+
+def test_a_cdp_number_is_not_an_rp(client):
+    mundo = mundos.mundo_rp()
+    r = llamar(client, "estado_rp", {"numero": mundo["cdp"].numero}, **mundo["como_duena"])
+    error_herramienta(r, "NO_ENCONTRADO")

@@ -3,7 +3,6 @@ traffic lights, filters, detail of one project, visibility, and a fixed cost."""
 
 from __future__ import annotations
 
-import datetime
 from decimal import Decimal
 
 import pytest
@@ -12,40 +11,29 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.presupuesto import services
 from apps.presupuesto.models import Vigencia
-from tests.factories import AreaFactory, UserFactory
-from tests.mcp.factories import nuevo_token
+from tests.factories import AreaFactory
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
+from tests.presupuesto import mundos
 from tests.presupuesto.factories import (
     ActividadFactory,
     ProyectoFactory,
-    VigenciaFactory,
     cdp_expedido,
-    cdp_solicitado,
     linea,
     rp_expedido,
 )
+from tests.presupuesto.mundos import CIFRAS, persona
 
 pytestmark = pytest.mark.django_db
 
-USAR = "mcp.asistente.usar"
 REPORTES = "presupuesto.reportes.consultar"
 TODAS = "presupuesto.areas.todas"
-MARZO = datetime.date(2026, 3, 1)
-CLAVES = {
+CAMPOS = {
     "vigencia",
     "todas_las_areas",
     "filtros",
     "tope",
     "sin_asignar",
-    "asignado",
-    "programado",
-    "certificado",
-    "comprometido",
-    "obligado",
-    "disponible",
-    "porcentaje_disponible",
-    "avance",
-    "semaforo",
+    *CIFRAS,
     "lineas_paa",
     "lineas_paa_total",
     "por_proyecto",
@@ -58,65 +46,15 @@ CLAVES = {
 
 @pytest.fixture
 def mundo():
-    """Three areas over two projects: OAP amarillo, OTI rojo, GTH verde; verde overall.
-
-    Assigned 4.000.000,00 of a 10.000.000,00 ceiling; certified 2.699.999,65; committed
-    1.900.000,00; obligated 200.000,10; programmed 1.800.000,00.
-    """
-    vigencia = VigenciaFactory(tope=Decimal("10000000.00"))
-    oap = AreaFactory(sigla="OAP", nombre="Oficina Asesora de Planeación")
-    oti = AreaFactory(sigla="OTI", nombre="Oficina de Tecnologías de la Información")
-    gth = AreaFactory(sigla="GTH", nombre="Grupo de Talento Humano")
-    p1 = ProyectoFactory(
-        vigencia=vigencia, codigo="2026-001", nombre="Fortalecimiento institucional"
-    )
-    p2 = ProyectoFactory(
-        vigencia=vigencia, codigo="2026-002", nombre="Transformación\u200b digital"
-    )
-    actividad = ActividadFactory(proyecto=p2, codigo="ACT-1", nombre="Nube y servidores")
-    for proyecto, area, valor in [
-        (p1, oap, "1000000.00"),
-        (p1, oti, "500000.00"),
-        (p2, oti, "1500000.00"),
-        (p2, gth, "1000000.00"),
-    ]:
-        services.asignar(proyecto=proyecto, area=area, valor=valor)
-    l1 = linea(p1, oap, "600000.00", mes=MARZO)
-    linea(p1, oap, "100000.00", mes=MARZO, estado="borrador")
-    l3 = linea(p2, oti, "1200000.00", mes=datetime.date(2026, 4, 1), actividad=actividad)
-    linea(p2, gth, "300000.00", mes=MARZO, estado="anulada")
-    linea(p2, gth, "200000.00", mes=datetime.date(2026, 5, 1), estado="en_revision")
-    c1 = services.expedir_cdp(
-        cdp=services.solicitar_cdp(linea_paa=l1, objeto="Consultoría", valor="800000.00")
-    )
-    rp1 = rp_expedido(c1, "500000.00")
-    services.registrar_movimiento_rp(
-        rp=rp1, tipo="obligacion", valor="200000.10", descripcion="Pago 1"
-    )
-    cdp_expedido(p1, oti, "499999.65")
-    c3 = services.expedir_cdp(
-        cdp=services.solicitar_cdp(linea_paa=l3, objeto="Nube", valor="1400000.00")
-    )
-    rp_expedido(c3, "1400000.00")
-    cdp_solicitado(p2, gth, "100000.00")
-    services.anular_cdp(cdp=cdp_expedido(p2, gth, "50000.00"), motivo="Desistido")
+    """The dashboard's world (tests/presupuesto/mundos.py), to the cent: OAP amarillo, OTI rojo,
+    GTH verde; verde overall. Certified 2.699.999,65; obligated 200.000,10."""
+    mundo = mundos.mundo_tablero(nombre_p2="Transformación\u200b digital")
     return {
-        "vigencia": vigencia,
-        "oap": oap,
-        "oti": oti,
-        "gth": gth,
-        "p1": p1,
-        "p2": p2,
-        "actividad": actividad,
-        "todas": _persona(REPORTES, TODAS),
-        "duena": _persona(REPORTES, areas=[oap]),
-        "extrano": _persona(REPORTES, areas=[gth]),
+        **mundo,
+        "todas": persona(REPORTES, TODAS),
+        "duena": persona(REPORTES, areas=[mundo["oap"]]),
+        "extrano": persona(REPORTES, areas=[mundo["gth"]]),
     }
-
-
-def _persona(*permisos: str, areas=()) -> dict[str, str]:
-    usuario = UserFactory(areas=list(areas), permisos=[USAR, *permisos])
-    return {"X-MCP-User-Token": nuevo_token(usuario)[1]}
 
 
 def _tablero(client, cabeceras, **argumentos):
@@ -128,18 +66,7 @@ _valida = validador("estado_presupuesto", decimales=True)
 
 def _cifras(fila: dict) -> dict[str, str]:
     """The figures of a row as exact strings (a Decimal's digits, as sent)."""
-    claves = (
-        "asignado",
-        "programado",
-        "certificado",
-        "comprometido",
-        "obligado",
-        "disponible",
-        "porcentaje_disponible",
-        "avance",
-        "semaforo",
-    )
-    return {c: str(fila[c]) for c in claves}
+    return {c: str(fila[c]) for c in CIFRAS}
 
 
 # --- figures --------------------------------------------------------------------------------
@@ -147,7 +74,7 @@ def _cifras(fila: dict) -> dict[str, str]:
 
 def test_who_sees_every_area_gets_the_whole_vigencia_with_exact_figures(client, mundo):
     datos = _valida(_tablero(client, mundo["todas"]))
-    assert set(datos) == CLAVES
+    assert set(datos) == CAMPOS
     assert datos["vigencia"] == 2026 and datos["todas_las_areas"] is True
     assert datos["filtros"] == {"proyectos": None, "areas": None}
     assert str(datos["tope"]) == "10000000.00"
@@ -364,7 +291,7 @@ def test_the_api_key_alone_gets_sin_identidad(client, clave, mundo):
 
 
 def test_without_the_permission_the_answer_is_sin_permiso(client, mundo):
-    cabeceras = _persona("presupuesto.planeacion.consultar", TODAS)
+    cabeceras = persona("presupuesto.planeacion.consultar", TODAS)
     error_herramienta(_tablero(client, cabeceras), "SIN_PERMISO")
     nombres = {t["name"] for t in rpc(client, "tools/list", **cabeceras).resultado["tools"]}
     assert "estado_presupuesto" not in nombres

@@ -14,17 +14,16 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.mcp.registro import registro
 from apps.presupuesto import reportes
-from tests.factories import AreaFactory, UserFactory
-from tests.mcp.factories import nuevo_token
+from tests.factories import AreaFactory
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 from tests.presupuesto.factories import cdp_expedido, celda, linea, rp_expedido
+from tests.presupuesto.mundos import persona
 
 pytestmark = pytest.mark.django_db
 
-USAR = "mcp.asistente.usar"
 PERSONALIZADOS = "presupuesto.reportes.personalizados"
 TODAS = "presupuesto.areas.todas"
-CLAVES = {"peticion", "ficha", "fuente", "columnas", "total_filas", "muestra", "enlace", "url"}
+CAMPOS = {"peticion", "ficha", "fuente", "columnas", "total_filas", "muestra", "enlace", "url"}
 PREFIJO = "/presupuesto/reportes/constructor?ficha="
 
 
@@ -44,15 +43,10 @@ def mundo():
         "proyecto": proyecto,
         "oap": oap,
         "oti": oti,
-        "todas": _persona(PERSONALIZADOS, TODAS),
-        "duena": _persona(PERSONALIZADOS, areas=[oap]),
-        "extrano": _persona(PERSONALIZADOS, areas=[oti]),
+        "todas": persona(PERSONALIZADOS, TODAS),
+        "duena": persona(PERSONALIZADOS, areas=[oap]),
+        "extrano": persona(PERSONALIZADOS, areas=[oti]),
     }
-
-
-def _persona(*permisos: str, areas=()) -> dict[str, str]:
-    usuario = UserFactory(areas=list(areas), permisos=[USAR, *permisos])
-    return {"X-MCP-User-Token": nuevo_token(usuario)[1]}
 
 
 def _preparar(client, cabeceras, ficha, **otros):
@@ -85,7 +79,7 @@ def test_a_valid_ficha_gives_count_sample_and_link(client, mundo):
     datos = _valida(
         _preparar(client, mundo["todas"], CDP_GRANDES, peticion="Los CDP\u200b de más de 200")
     )
-    assert set(datos) == CLAVES
+    assert set(datos) == CAMPOS
     assert datos["peticion"] == "Los CDP de más de 200"
     assert datos["ficha"] == {
         "fuente": "cdp",
@@ -119,8 +113,11 @@ def test_the_link_carries_the_canonical_json(client, mundo):
     assert reportes.ficha_de_enlace(codigo).como_dict() == datos["ficha"]
 
 
-def test_the_summary_reads_for_a_person(client, mundo):
-    texto = _preparar(client, mundo["todas"], CDP_GRANDES).resultado["content"][0]["text"]
+def test_the_summary_reads_for_a_person_with_the_absolute_link(client, mundo, settings):
+    settings.HUB_URL_PUBLICA = "https://hub.entidad.gov.co"
+    r = _preparar(client, mundo["todas"], CDP_GRANDES)
+    datos = _valida(r)
+    texto = r.resultado["content"][0]["text"]
     assert texto.startswith(
         "Reporte «CDP grandes» de Certificados de disponibilidad presupuestal (CDP) en CSV con "
         "los filtros: valor_actual ≥ $ 200,20. Filas que usted puede ver: 3."
@@ -130,6 +127,9 @@ def test_the_summary_reads_for_a_person(client, mundo):
         in (texto)
     )
     assert PREFIJO in texto and "no se ha generado" in texto
+    # The person clicks the address in the text: the absolute one, the same as `url`.
+    assert datos["url"] == f"https://hub.entidad.gov.co{datos['enlace']}"
+    assert datos["url"] in texto
 
 
 def test_defaults_title_format_and_no_filters(client, mundo):
@@ -197,7 +197,7 @@ def test_the_api_key_alone_gets_sin_identidad(client, clave, mundo):
 
 
 def test_without_the_permission_the_answer_is_sin_permiso(client, mundo):
-    cabeceras = _persona("presupuesto.reportes.consultar", TODAS)
+    cabeceras = persona("presupuesto.reportes.consultar", TODAS)
     error_herramienta(_preparar(client, cabeceras, CDP_GRANDES), "SIN_PERMISO")
     nombres = {t["name"] for t in rpc(client, "tools/list", **cabeceras).resultado["tools"]}
     assert "reporte_preparar" not in nombres

@@ -12,8 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.presupuesto import services
 from apps.presupuesto.models import Vigencia
-from tests.factories import AreaFactory, UserFactory
-from tests.mcp.factories import nuevo_token
+from tests.factories import AreaFactory
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 from tests.presupuesto.factories import (
     ProyectoFactory,
@@ -23,28 +22,20 @@ from tests.presupuesto.factories import (
     linea,
     rp_expedido,
 )
+from tests.presupuesto.mundos import CIFRAS, persona
 
 pytestmark = pytest.mark.django_db
 
-USAR = "mcp.asistente.usar"
 REPORTES = "presupuesto.reportes.consultar"
 PLANEACION = "presupuesto.planeacion.consultar"
 TODAS = "presupuesto.areas.todas"
 MARZO = datetime.date(2026, 3, 1)
 ABRIL = datetime.date(2026, 4, 1)
-CLAVES_AREA = {
+CAMPOS_AREA = {
     "ambito",
     "vigencia",
     "area",
-    "asignado",
-    "programado",
-    "certificado",
-    "comprometido",
-    "obligado",
-    "disponible",
-    "porcentaje_disponible",
-    "avance",
-    "semaforo",
+    *CIFRAS,
     "lineas_paa",
     "lineas_paa_total",
     "por_proyecto",
@@ -52,7 +43,7 @@ CLAVES_AREA = {
     "rp_por_estado",
     "umbrales_semaforo",
 }
-CLAVES_MES = {
+CAMPOS_MES = {
     "ambito",
     "mes",
     "filtros",
@@ -95,15 +86,10 @@ def mundo():
         "oti": oti,
         "gth": gth,
         "proyecto": proyecto,
-        "todas": _persona(REPORTES, TODAS),
-        "duena": _persona(REPORTES, areas=[oap]),
-        "extrano": _persona(PLANEACION, areas=[gth]),
+        "todas": persona(REPORTES, TODAS),
+        "duena": persona(REPORTES, areas=[oap]),
+        "extrano": persona(PLANEACION, areas=[gth]),
     }
-
-
-def _persona(*permisos: str, areas=()) -> dict[str, str]:
-    usuario = UserFactory(areas=list(areas), permisos=[USAR, *permisos])
-    return {"X-MCP-User-Token": nuevo_token(usuario)[1]}
 
 
 def _resumen(client, cabeceras, **argumentos):
@@ -122,26 +108,14 @@ def _por_estado(filas: list[dict], valor: str = "valor") -> dict[str, tuple[int,
 
 def test_an_area_summary_has_exact_figures(client, mundo):
     datos = _valida(_resumen(client, mundo["todas"], ambito="area", area="OAP"))
-    assert set(datos) == CLAVES_AREA
+    assert set(datos) == CAMPOS_AREA
     assert datos["ambito"] == "area" and datos["vigencia"] == 2026
     assert datos["area"] == {
         "id": mundo["oap"].pk,
         "sigla": "OAP",
         "nombre": "Oficina Asesora de Planeación",
     }
-    cifras = {
-        c: str(datos[c])
-        for c in (
-            "asignado",
-            "programado",
-            "certificado",
-            "comprometido",
-            "obligado",
-            "disponible",
-            "porcentaje_disponible",
-            "avance",
-        )
-    }
+    cifras = {c: str(datos[c]) for c in CIFRAS if c != "semaforo"}
     assert cifras == {
         "asignado": "2000000.00",
         "programado": "1629999.10",
@@ -240,7 +214,7 @@ def test_an_area_summary_without_an_active_vigencia_is_no_encontrado(client, mun
 
 def test_a_month_summary_has_exact_figures(client, mundo):
     datos = _valida(_resumen(client, mundo["todas"], ambito="paa_mes", mes="2026-03"))
-    assert set(datos) == CLAVES_MES
+    assert set(datos) == CAMPOS_MES
     assert datos["ambito"] == "paa_mes" and datos["mes"] == "2026-03"
     assert datos["filtros"] == {"areas": None}
     assert datos["cantidad"] == 6  # the annulled line is left out
@@ -327,7 +301,7 @@ def test_the_month_defaults_to_the_current_month_in_bogota(client, mundo, monkey
 
 @pytest.mark.parametrize("permiso", [REPORTES, PLANEACION])
 def test_either_permission_is_enough(client, mundo, permiso):
-    cabeceras = _persona(permiso, areas=[mundo["oap"]])
+    cabeceras = persona(permiso, areas=[mundo["oap"]])
     _valida(_resumen(client, cabeceras, ambito="area", area="OAP"))
 
 
@@ -336,7 +310,7 @@ def test_the_api_key_alone_gets_sin_identidad(client, clave, mundo):
 
 
 def test_without_either_permission_the_answer_is_sin_permiso(client, mundo):
-    cabeceras = _persona("presupuesto.reportes.personalizados", TODAS)
+    cabeceras = persona("presupuesto.reportes.personalizados", TODAS)
     error_herramienta(_resumen(client, cabeceras, ambito="paa_mes"), "SIN_PERMISO")
     nombres = {t["name"] for t in rpc(client, "tools/list", **cabeceras).resultado["tools"]}
     assert "resumen_ejecutivo" not in nombres

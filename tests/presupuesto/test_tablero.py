@@ -13,12 +13,10 @@ from apps.presupuesto import selectors, services
 from apps.presupuesto.models import Proyecto
 from apps.presupuesto.selectors import FiltroInvalido, semaforo
 from tests.factories import AreaFactory, UserFactory
+from tests.presupuesto import mundos
 from tests.presupuesto.factories import (
-    ActividadFactory,
     ProyectoFactory,
-    VigenciaFactory,
     cdp_expedido,
-    cdp_solicitado,
     linea,
     rp_expedido,
 )
@@ -31,49 +29,12 @@ MARZO = datetime.date(2026, 3, 1)
 
 @pytest.fixture
 def datos():
-    """Three areas (amarillo, rojo, verde) over two projects; see each figure in the tests."""
-    vigencia = VigenciaFactory(tope=D("10000000"))
-    oap = AreaFactory(sigla="OAP", nombre="Oficina Asesora de Planeación")
-    oti = AreaFactory(sigla="OTI", nombre="Oficina de Tecnologías de la Información")
-    gth = AreaFactory(sigla="GTH", nombre="Grupo de Talento Humano")
-    p1 = ProyectoFactory(
-        vigencia=vigencia, codigo="2026-001", nombre="Fortalecimiento institucional"
-    )
-    p2 = ProyectoFactory(vigencia=vigencia, codigo="2026-002", nombre="Transformación digital")
-    actividad = ActividadFactory(proyecto=p2, codigo="ACT-1", nombre="Nube y servidores")
-    for proyecto, area, valor in [
-        (p1, oap, "1000000"),
-        (p1, oti, "500000"),
-        (p2, oti, "1500000"),
-        (p2, gth, "1000000"),
-    ]:
-        services.asignar(proyecto=proyecto, area=area, valor=valor)
-    l1 = linea(p1, oap, "600000", mes=MARZO)
-    linea(p1, oap, "100000", mes=MARZO, estado="borrador")
-    l3 = linea(p2, oti, "1200000", mes=datetime.date(2026, 4, 1), actividad=actividad)
-    linea(p2, gth, "300000", mes=MARZO, estado="anulada")
-    linea(p2, gth, "200000", mes=datetime.date(2026, 5, 1), estado="en_revision")
-
-    c1 = services.expedir_cdp(
-        cdp=services.solicitar_cdp(linea_paa=l1, objeto="Consultoría", valor="800000")
-    )
-    rp1 = rp_expedido(c1, "500000")
-    services.registrar_movimiento_rp(rp=rp1, tipo="obligacion", valor="200000", descripcion="P1")
-    cdp_expedido(p1, oti, "500000")
-    c3 = services.expedir_cdp(
-        cdp=services.solicitar_cdp(linea_paa=l3, objeto="Nube", valor="1400000")
-    )
-    rp_expedido(c3, "1400000")
-    cdp_solicitado(p2, gth, "100000")
-    services.anular_cdp(cdp=cdp_expedido(p2, gth, "50000"), motivo="Desistido")
+    """The dashboard's world (tests/presupuesto/mundos.py) in whole pesos: OAP amarillo, OTI rojo,
+    GTH verde; certified 2.700.000; obligated 200.000."""
+    mundo = mundos.mundo_tablero(obligado="200000", certificado_oti="500000")
+    oap = mundo["oap"]
     return {
-        "vigencia": vigencia,
-        "oap": oap,
-        "oti": oti,
-        "gth": gth,
-        "p1": p1,
-        "p2": p2,
-        "actividad": actividad,
+        **mundo,
         "todas": UserFactory(
             permisos=["presupuesto.reportes.consultar", "presupuesto.areas.todas"]
         ),

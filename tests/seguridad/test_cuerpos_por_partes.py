@@ -9,17 +9,13 @@ import json
 import re
 import runpy
 import socket
-import subprocess
-import sys
 import threading
-import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
-import httpx
 import pytest
 
-from tests.procesos import RAIZ, entorno_migrado, puerto_libre
+from tests.procesos import RAIZ, Gunicorn, entorno_migrado, gunicorn_conf
 
 pytestmark = pytest.mark.procesos
 
@@ -35,51 +31,14 @@ ESPERA = 1
 PACIENCIA = 20
 
 
-@dataclass(frozen=True)
-class Servidor:
-    puerto: int
-    log: Path
-
-    def lineas_nuevas(self, desde: int) -> str:
-        """What the server logged after offset `desde` (each test reads only its own lines)."""
-        time.sleep(0.3)  # the access lines follow the answer
-        return self.log.read_bytes()[desde:].decode("utf-8", "replace")
-
-
 @pytest.fixture(scope="module")
-def servidor(tmp_path_factory):
+def servidor(tmp_path_factory) -> Iterator[Gunicorn]:
     carpeta = tmp_path_factory.mktemp("por_partes")
-    puerto = puerto_libre()
-    env = entorno_migrado(
-        carpeta,
-        HUB_BIND=f"127.0.0.1:{puerto}",
-        WEB_CONCURRENCY="1",
-        HUB_LOG_FORMATO="texto",
-        HUB_ESPERA_CUERPO=str(ESPERA),
-    )
-    log = carpeta / "gunicorn.log"
-    with log.open("w") as salida:
-        proceso = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "hub.wsgi"],
-            cwd=RAIZ,
-            env=env,
-            stdout=salida,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        limite = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{puerto}{PING}", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < limite, log.read_text()[-2000:]
-            time.sleep(0.2)
-        yield Servidor(puerto=puerto, log=log)
-    finally:
-        proceso.terminate()
-        proceso.wait(timeout=30)
+    env = entorno_migrado(carpeta)
+    with gunicorn_conf(
+        env, carpeta, pids=False, WEB_CONCURRENCY="1", HUB_ESPERA_CUERPO=str(ESPERA)
+    ) as gunicorn:
+        yield gunicorn
 
 
 @dataclass(frozen=True)
@@ -112,7 +71,7 @@ def _leer_respuesta(conexion: socket.socket) -> Respuesta:
     return Respuesta(estado=int(linea.split()[1]), cabeceras=cabeceras, cuerpo=cuerpo)
 
 
-def _enviar(servidor: Servidor, ruta: str, cuerpo: bytes, *, cerrar: bool) -> Respuesta:
+def _enviar(servidor: Gunicorn, ruta: str, cuerpo: bytes, *, cerrar: bool) -> Respuesta:
     """POST `ruta` with Transfer-Encoding: chunked and these raw body bytes; `cerrar` ends the
     sending side (the client is done) instead of leaving the connection open and silent."""
     with socket.create_connection(("127.0.0.1", servidor.puerto), timeout=PACIENCIA) as conexion:

@@ -46,7 +46,7 @@ def _iguales(client, nombre: str, existente: dict, inexistente: dict, cabeceras)
     return hecho
 
 
-def _sin_rastro_del_registro(hecho: dict, *textos: str) -> None:
+def _sin_rastro_del_documento(hecho: dict, *textos: str) -> None:
     """The refusal does not echo what the caller may not see (no resumen, no area, no amounts)."""
     crudo = str(hecho)
     for texto in textos:
@@ -64,7 +64,7 @@ def test_estado_solicitud_with_a_user_answers_the_same_bytes_for_missing_and_for
     )
     assert hecho["structuredContent"]["codigo"] == "NO_ENCONTRADO"
     assert hecho["structuredContent"]["encontrado"] is False
-    _sin_rastro_del_registro(hecho, "Certificado para el banco", "Certificado laboral")
+    _sin_rastro_del_documento(hecho, "Certificado para el banco", "Certificado laboral")
 
 
 def test_estado_solicitud_without_a_user_answers_the_same_bytes_for_missing_and_wrong_email(
@@ -100,7 +100,7 @@ def test_resumen_solicitud_answers_the_same_bytes_for_missing_and_foreign(client
         como(m["extrano"]),
     )
     assert hecho["structuredContent"]["codigo"] == "NO_ENCONTRADO"
-    _sin_rastro_del_registro(hecho, "Certificado para el banco")
+    _sin_rastro_del_documento(hecho, "Certificado para el banco")
 
 
 def test_comentar_solicitud_preview_answers_the_same_bytes_for_missing_and_foreign(client, m):
@@ -129,7 +129,7 @@ def test_estado_cdp_answers_the_same_bytes_for_missing_and_another_areas(client,
         como(m["extrano"]),
     )
     assert hecho["structuredContent"]["codigo"] == "NO_ENCONTRADO"
-    _sin_rastro_del_registro(hecho, "OAP", "1500000")
+    _sin_rastro_del_documento(hecho, "OAP", "1500000")
 
 
 @pytest.mark.parametrize("campo", ["numero", "numero_externo"])
@@ -143,7 +143,7 @@ def test_estado_rp_answers_the_same_bytes_for_missing_and_another_areas(client, 
         como(m["extrano"]),
     )
     assert hecho["structuredContent"]["codigo"] == "NO_ENCONTRADO"
-    _sin_rastro_del_registro(hecho, "OAP", "500000", "Proveedora Andina")
+    _sin_rastro_del_documento(hecho, "OAP", "500000", "Proveedora Andina")
 
 
 def test_the_audit_cannot_tell_missing_from_foreign_either(client, m):

@@ -15,7 +15,7 @@ from django.db import models
 from apps.mcp.models import ClaveApi, RegistroAuditoria, TokenPersonal
 from apps.mcp.registro import registro
 from apps.solicitudes.models import Comentario
-from hub.registro_logs import FormatoJSON
+from hub.logs import FormatoJSON
 from tests.mcp.herramientas_prueba import HERRAMIENTAS_PRUEBA
 from tests.mcp_cliente import URL
 from tests.seguridad import llamar_con_id, mundo, resultado

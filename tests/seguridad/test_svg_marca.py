@@ -14,23 +14,10 @@ from apps.marca.imagenes import validar_imagen
 from apps.marca.models import ImagenMarca, Marca
 from tests.factories import UserFactory
 from tests.marca.factories import poner_imagen, svg, url_archivo
+from tests.marca.formulario_admin import CAMBIO, formulario_marca
 
 pytestmark = pytest.mark.django_db
 
-CAMBIO = "/admin/marca/marca/1/change/"
-FORMULARIO = {
-    "modo": "comarca",
-    "nombre": "IDGP en línea",
-    "tagline": "Trámites en un solo lugar",
-    "nombre_entidad": "Instituto Distrital de Gestión Pública",
-    "color_primario": "#0b4f6c",
-    "color_acento": "#f2a541",
-    "login_titulo": "Ingreso del personal",
-    "login_bullets": "Radique solicitudes.",
-    "contacto_correo": "atencion@idgp.gov.co",
-    "contacto_sitio": "https://www.idgp.gov.co",
-    "_save": "Guardar",
-}
 
 MALICIOSO = b"""<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
@@ -118,7 +105,7 @@ def test_the_admin_upload_is_neutralized_the_same_way(client):
     Marca.cargar()
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     archivo = SimpleUploadedFile("isotipo.svg", MALICIOSO, content_type="image/svg+xml")
-    r = client.post(CAMBIO, {**FORMULARIO, "isotipo_archivo": archivo})
+    r = client.post(CAMBIO, formulario_marca(isotipo_archivo=archivo))
     assert r.status_code == 302, r.content[:2000]
     client.logout()
     _neutralizado(_servido(client, "isotipo"))
@@ -138,7 +125,7 @@ def test_the_admin_refuses_the_entity_bomb_with_a_form_error(client):
     Marca.cargar()
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     archivo = SimpleUploadedFile("logo.svg", BOMBA, content_type="image/svg+xml")
-    r = client.post(CAMBIO, {**FORMULARIO, "logo_archivo": archivo})
+    r = client.post(CAMBIO, formulario_marca(logo_archivo=archivo))
     assert r.status_code == 200  # the form again, with its errors
     assert list(r.context["adminform"].form.errors) == ["logo_archivo"]
     assert not ImagenMarca.objects.filter(slot="logo").exists()

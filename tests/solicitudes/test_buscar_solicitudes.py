@@ -15,6 +15,7 @@ from django.utils import timezone
 from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import Solicitud
+from tests.busqueda import CAMPOS_SOLICITUD
 from tests.factories import GroupFactory, UserFactory, dar_permisos
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 from tests.solicitudes.factories import persona, tipo_con_etapas
@@ -23,18 +24,6 @@ pytestmark = pytest.mark.django_db
 
 USAR = "mcp.asistente.usar"
 FECHA = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$")
-CAMPOS = {
-    "numero_radicado",
-    "id_solicitud",
-    "enlace",
-    "url",
-    "tipo",
-    "estado",
-    "etapa_actual",
-    "resumen",
-    "fecha_radicacion",
-    "fecha_actualizacion",
-}
 
 
 @pytest.fixture
@@ -156,7 +145,7 @@ def test_every_listed_field_has_its_type(client, como, escenario):
     datos = _valida(_buscar(client, como(escenario["dueno"]), texto="banco"))
     [item] = datos["solicitudes"]
     banco = escenario["banco"]
-    assert set(item) == CAMPOS
+    assert set(item) == CAMPOS_SOLICITUD
     assert item == {
         "numero_radicado": banco.numero_radicado,
         "id_solicitud": banco.pk,

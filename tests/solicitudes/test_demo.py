@@ -63,9 +63,9 @@ def test_samples_for_visibility_and_the_public_lookup(ctx):
 )
 def test_sample_people_have_overdue_and_due_soon_tasks(ctx, usuario, alcance):
     persona = ctx.objetos["usuarios"][usuario]
-    cuenta = selectors.contar_bandeja(persona, alcance, ahora=timezone.now())
-    assert cuenta["vencidas"] >= 1
-    assert cuenta["por_vencer"] >= 1
+    conteo = selectors.contar_bandeja(persona, alcance, ahora=timezone.now())
+    assert conteo["vencidas"] >= 1
+    assert conteo["por_vencer"] >= 1
 
 
 def test_comments_history_and_outside_filers_exist(ctx):

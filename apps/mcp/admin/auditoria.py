@@ -15,7 +15,8 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from apps.mcp.admin.comun import fecha_corta, insignia
+from apps.mcp.admin.columnas import fecha_corta, insignia
+from apps.mcp.admin.solo_lectura import AdminSoloLectura
 from apps.mcp.models import RegistroAuditoria
 
 FORMATO = "%Y-%m-%d %H:%M:%S"
@@ -85,7 +86,7 @@ def respuesta_csv(queryset) -> StreamingHttpResponse:
 
 
 @admin.register(RegistroAuditoria)
-class RegistroAuditoriaAdmin(admin.ModelAdmin):
+class RegistroAuditoriaAdmin(AdminSoloLectura):
     change_list_template = "admin/mcp/registroauditoria/change_list.html"
     list_display = (
         "fecha",
@@ -130,15 +131,6 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
         "request_id_recibido",
     )
     readonly_fields = fields
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.display(description="fecha", ordering="creado")
     def fecha(self, fila: RegistroAuditoria) -> str:

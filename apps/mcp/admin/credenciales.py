@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from apps.mcp import services
-from apps.mcp.admin.comun import fecha_corta, insignia
+from apps.mcp.admin.columnas import fecha_corta, insignia
 from apps.mcp.entrega import Entrega
 from apps.mcp.models import ClaveApi, Credencial, TokenPersonal
 from hub.admin_acciones import accion_masiva

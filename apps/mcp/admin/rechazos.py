@@ -6,7 +6,8 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 
 from apps.mcp import rechazos
-from apps.mcp.admin.comun import fecha_corta, insignia
+from apps.mcp.admin.columnas import fecha_corta, insignia
+from apps.mcp.admin.solo_lectura import AdminSoloLectura
 from apps.mcp.models import RechazoAsistente
 
 
@@ -19,7 +20,7 @@ class FiltroFecha(admin.DateFieldListFilter):
 
 
 @admin.register(RechazoAsistente)
-class RechazoAsistenteAdmin(admin.ModelAdmin):
+class RechazoAsistenteAdmin(AdminSoloLectura):
     list_display = (
         "minuto_local",
         "usuario_visible",
@@ -43,15 +44,6 @@ class RechazoAsistenteAdmin(admin.ModelAdmin):
         "veces",
     )
     readonly_fields = fields
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False  # counts leave only past the audit retention (`manage.py mantenimiento`)
 
     def changelist_view(self, request: HttpRequest, extra_context=None) -> HttpResponse:
         # The last minutes' counts still live in the cache: written first, shown as they are.

@@ -6,14 +6,8 @@ from django import forms
 from django.contrib import admin, messages
 
 from apps.presupuesto import services
-from apps.presupuesto.admin.comun import (
-    ACCIONES,
-    AdminServicio,
-    FormularioAccionMotivo,
-    FormularioServicio,
-    accion,
-    motivo,
-)
+from apps.presupuesto.admin.acciones import ACCIONES, FormularioAccionMotivo, accion, motivo
+from apps.presupuesto.admin.servicio import AdminServicio, FormularioServicio
 from apps.presupuesto.estados import EstadoExpedicion
 from apps.presupuesto.models import Cdp, MovimientoCdp, MovimientoRp, Rp
 

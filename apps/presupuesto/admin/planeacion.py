@@ -10,13 +10,8 @@ from django.db.models import Q, Sum
 from django.forms.models import BaseInlineFormSet
 
 from apps.presupuesto import services
-from apps.presupuesto.admin.comun import (
-    AdminServicio,
-    FormularioAccionMotivo,
-    FormularioServicio,
-    accion,
-    motivo,
-)
+from apps.presupuesto.admin.acciones import FormularioAccionMotivo, accion, motivo
+from apps.presupuesto.admin.servicio import AdminServicio, FormularioServicio
 from apps.presupuesto.estados import EstadoLinea
 from apps.presupuesto.models import Actividad, Asignacion, LineaPaa, Proyecto, Vigencia
 from apps.presupuesto.models.base import CERO

@@ -15,9 +15,9 @@ from apps.presupuesto.services.cdp import CAMPOS_SALDO_CDP, CLASE_CDP
 from apps.presupuesto.services.rp import CLASE_RP
 
 
-def _sumas(qs: models.QuerySet, *claves: str) -> dict:
-    filas = qs.filter(estado=EstadoMovimiento.APLICADO).values(*claves).annotate(t=Sum("valor"))
-    return {tuple(f[c] for c in claves): f["t"] for f in filas}
+def _sumas(qs: models.QuerySet, *campos: str) -> dict:
+    filas = qs.filter(estado=EstadoMovimiento.APLICADO).values(*campos).annotate(t=Sum("valor"))
+    return {tuple(f[c] for c in campos): f["t"] for f in filas}
 
 
 def recalcular_saldos(cdp: Cdp, *, corregir: bool = False) -> dict[str, tuple[Decimal, Decimal]]:

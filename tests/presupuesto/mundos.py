@@ -1,4 +1,5 @@
-"""The worlds of the estado_cdp and estado_rp tests and the fields each tool promises."""
+"""The budget test worlds (a CDP, an RP, the dashboard's three areas), the people who look at
+them, and the fields estado_cdp and estado_rp promise."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from apps.presupuesto import services
 from tests.factories import AreaFactory, UserFactory
 from tests.mcp.factories import nuevo_token
 from tests.presupuesto.factories import (
+    ActividadFactory,
     ProyectoFactory,
     VigenciaFactory,
     cdp_expedido,
     cdp_solicitado,
+    linea,
     rp_expedido,
     rp_solicitado,
 )
@@ -57,6 +60,18 @@ EXTRAS_RP = {"movimientos", "area", "vigencia", "enlace", "url"}
 IMPORTES_CDP = ("valor_inicial", "valor_actual", "comprometido", "saldo")
 IMPORTES_RP = ("valor_inicial", "valor_actual", "obligado")
 DOCUMENTO_BENEFICIARIO = "900123456-7"
+# The figures of the dashboard, of each of its rows and of an area's summary.
+CIFRAS = (
+    "asignado",
+    "programado",
+    "certificado",
+    "comprometido",
+    "obligado",
+    "disponible",
+    "porcentaje_disponible",
+    "avance",
+    "semaforo",
+)
 OTI = "Oficina de Tecnologías de la Información"
 
 
@@ -137,3 +152,62 @@ def mundo_rp() -> dict[str, Any]:
     )
     ajeno = rp_expedido(cdp_expedido(proyecto, oti, "300000.00"), "100000.00")
     return _mundo("duena_rp", proyecto, oap, oti, documento=rp, rp=rp, cdp=cdp, ajeno=ajeno)
+
+
+MARZO = datetime.date(2026, 3, 1)
+
+
+def mundo_tablero(
+    *, obligado: str = "200000.10", certificado_oti: str = "499999.65", nombre_p2: str = ""
+) -> dict[str, Any]:
+    """The dashboard's world: three areas over two projects; OAP amarillo, OTI rojo, GTH verde.
+
+    Assigned 4.000.000,00 of a 10.000.000,00 ceiling; programmed 1.800.000,00; certified
+    2.200.000,00 + `certificado_oti`; committed 1.900.000,00; obligated `obligado`.
+    """
+    vigencia = VigenciaFactory(tope=Decimal("10000000.00"))
+    oap = AreaFactory(sigla="OAP", nombre="Oficina Asesora de Planeación")
+    oti = AreaFactory(sigla="OTI", nombre=OTI)
+    gth = AreaFactory(sigla="GTH", nombre="Grupo de Talento Humano")
+    p1 = ProyectoFactory(
+        vigencia=vigencia, codigo="2026-001", nombre="Fortalecimiento institucional"
+    )
+    p2 = ProyectoFactory(
+        vigencia=vigencia, codigo="2026-002", nombre=nombre_p2 or "Transformación digital"
+    )
+    actividad = ActividadFactory(proyecto=p2, codigo="ACT-1", nombre="Nube y servidores")
+    for proyecto, area, valor in [
+        (p1, oap, "1000000.00"),
+        (p1, oti, "500000.00"),
+        (p2, oti, "1500000.00"),
+        (p2, gth, "1000000.00"),
+    ]:
+        services.asignar(proyecto=proyecto, area=area, valor=valor)
+    l1 = linea(p1, oap, "600000.00", mes=MARZO)
+    linea(p1, oap, "100000.00", mes=MARZO, estado="borrador")
+    l3 = linea(p2, oti, "1200000.00", mes=datetime.date(2026, 4, 1), actividad=actividad)
+    linea(p2, gth, "300000.00", mes=MARZO, estado="anulada")
+    linea(p2, gth, "200000.00", mes=datetime.date(2026, 5, 1), estado="en_revision")
+    c1 = services.expedir_cdp(
+        cdp=services.solicitar_cdp(linea_paa=l1, objeto="Consultoría", valor="800000.00")
+    )
+    rp1 = rp_expedido(c1, "500000.00")
+    services.registrar_movimiento_rp(
+        rp=rp1, tipo="obligacion", valor=obligado, descripcion="Pago 1"
+    )
+    cdp_expedido(p1, oti, certificado_oti)
+    c3 = services.expedir_cdp(
+        cdp=services.solicitar_cdp(linea_paa=l3, objeto="Nube", valor="1400000.00")
+    )
+    rp_expedido(c3, "1400000.00")
+    cdp_solicitado(p2, gth, "100000.00")
+    services.anular_cdp(cdp=cdp_expedido(p2, gth, "50000.00"), motivo="Desistido")
+    return {
+        "vigencia": vigencia,
+        "oap": oap,
+        "oti": oti,
+        "gth": gth,
+        "p1": p1,
+        "p2": p2,
+        "actividad": actividad,
+    }

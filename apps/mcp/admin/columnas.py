@@ -1,4 +1,4 @@
-"""What the assistant's admin pages share: compact local dates and coloured state badges."""
+"""List columns of the assistant's admin pages: compact local dates and coloured state badges."""
 
 from __future__ import annotations
 
@@ -18,4 +18,5 @@ def fecha_corta(valor, formato: str = FORMATO_FECHA) -> str:
 
 
 def insignia(clase: str, texto: str) -> str:
+    """A state shown as a coloured badge (the class picks the colour)."""
     return format_html('<span class="estado-credencial {}">{}</span>', clase, texto)

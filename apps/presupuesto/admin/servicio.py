@@ -1,18 +1,13 @@
-"""Admin pieces shared by the budget screens: service-backed forms and actions."""
+"""Budget admin screens whose objects a service creates, tried first as a dry run."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from django import forms
 from django.contrib import admin
-from django.contrib.admin.helpers import ActionForm
 from django.db import transaction
 from django.db.models import Model
-from django.http import HttpRequest
 
 from apps.presupuesto.services import ErrorPresupuesto
-from hub.admin_acciones import AccionesDeServicio, Operacion
 from hub.busqueda import filtrar_texto
 
 
@@ -81,25 +76,3 @@ class AdminServicio(admin.ModelAdmin):
         if not search_term:
             return queryset, False
         return filtrar_texto(queryset, search_term), False
-
-
-class FormularioAccionMotivo(ActionForm):
-    """The action bar with the reason and external number some actions need."""
-
-    motivo = forms.CharField(label="Motivo", required=False, max_length=2000)
-    numero_externo = forms.CharField(
-        label="Número en el sistema financiero", required=False, max_length=30
-    )
-
-
-# A refused document is reported as an error beside the others' "Hecho: n." summary.
-ACCIONES = AccionesDeServicio(rechazos=ErrorPresupuesto)
-
-
-def accion(descripcion: str, operacion: Operacion, hecho: str) -> Callable:
-    """A budget action: it changes what it touches, so it needs the change permission."""
-    return ACCIONES.accion(descripcion, operacion, hecho, permisos=["change"])
-
-
-def motivo(request: HttpRequest) -> str:
-    return request.POST.get("motivo", "")
