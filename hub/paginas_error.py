@@ -20,6 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.staticfiles import handlers as archivos_estaticos
+from django.core.exceptions import DisallowedHost
 from django.core.handlers import exception as manejo_de_excepciones
 from django.http import HttpRequest, HttpResponse
 from django.middleware.common import CommonMiddleware
@@ -58,6 +59,16 @@ def _respaldo(request: HttpRequest, titulo: str, status: int) -> str:
     )
 
 
+def _sin_host_ajeno(request: HttpRequest) -> None:
+    """A Host outside ALLOWED_HOSTS (the 400 of DisallowedHost) must not break the page: its
+    absolute addresses (the brand's images) become relative instead of naming that host."""
+    try:
+        request.get_host()
+    except DisallowedHost:
+        # build_absolute_uri prefixes this cached property; empty, an address stays relative.
+        request._current_scheme_host = ""
+
+
 def pagina(
     request: HttpRequest,
     status: int,
@@ -68,6 +79,7 @@ def pagina(
 ) -> HttpResponse:
     """The branded page of an error status, with `headers` (e.g. Retry-After)."""
     nombre, titulo = plantilla or PLANTILLAS.get(status, PLANTILLAS[500])
+    _sin_host_ajeno(request)
     datos = {"status": status, "request_id": getattr(request, "request_id", ""), **(contexto or {})}
     try:
         html = render_to_string(nombre, datos, request=request)

@@ -154,14 +154,16 @@ def test_in_a_browser_the_demo_shows_the_branded_404(navegador, con_debug, ancho
 # Django's response_for_exception directly: under DEBUG it drew its technical page.
 
 
-def test_a_host_not_allowed_is_the_branded_400(cliente):
-    r = cliente.get("/", HTTP_HOST="atacante.example")
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_host_not_allowed_is_the_branded_400(cliente, con_debug, debug, caplog):
+    con_debug.DEBUG = debug
+    with caplog.at_level(logging.ERROR, logger="hub.errores"):
+        r = cliente.get("/", HTTP_HOST="atacante.example")
     assert r.status_code == 400
-    texto = r.content.decode()
-    assert "<title>Solicitud no válida" in texto
-    assert '<html lang="es">' in texto
-    for pista in (*TECNICA, "DisallowedHost", "ALLOWED_HOSTS", "atacante.example"):
+    texto = _marca(r, "Solicitud no válida")  # the brand's page, not the plain fallback
+    for pista in ("DisallowedHost", "ALLOWED_HOSTS", "atacante.example"):
         assert pista not in texto
+    assert [x for x in caplog.records if x.name == "hub.errores"] == []
 
 
 @pytest.mark.parametrize("debug", [True, False])
