@@ -16,6 +16,7 @@ class HubConfig(AppConfig):
             cache,
             coherencia,
             comprobaciones,  # noqa: F401  (registers the deploy checks)
+            paginas_error,
         )
         from hub.conexiones import ajustar_sesion
 
@@ -24,5 +25,7 @@ class HubConfig(AppConfig):
         connection_created.connect(coherencia.al_conectar, dispatch_uid="hub.coherencia")
         if coherencia.cache_volvio not in cache.AL_VOLVER:
             cache.AL_VOLVER.append(coherencia.cache_volvio)
+        # With DEBUG (make run) people still get the branded error pages (hub.paginas_error).
+        paginas_error.instalar()
         # Each app adds its purges in retencion.py (hub.retencion), as the admin finds admin.py.
         autodiscover_modules("retencion")

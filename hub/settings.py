@@ -198,13 +198,13 @@ MIDDLEWARE = [
     "apps.notificaciones.cors.CorsPreflight204Middleware",
     # Session, user and messages for pages; API paths skip them, and CSRF (hub.middleware).
     "hub.middleware.SesionSoloPaginas",
-    "django.middleware.common.CommonMiddleware",
+    # Django's CommonMiddleware; under DEBUG a POST without its final slash is redirected as in
+    # production instead of raising (hub/paginas_error.py, with the branded pages under DEBUG).
+    "hub.paginas_error.ComunComoEnProduccion",
     "hub.middleware.api_sin_csrf",
     "django.middleware.csrf.CsrfViewMiddleware",
     "hub.middleware.AutenticacionSoloPaginas",
     "hub.middleware.MensajesSoloPaginas",
-    # DEBUG (make run): people still get the branded error pages (hub/paginas_error.py).
-    "hub.paginas_error.PaginasDeMarcaConDebug",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "hub.admin_nulos.admin_sin_nulos",
 ]
