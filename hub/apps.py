@@ -9,6 +9,7 @@ class HubConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.conf import settings
         from django.db.backends.signals import connection_created
         from django.utils.module_loading import autodiscover_modules
 
@@ -25,7 +26,9 @@ class HubConfig(AppConfig):
         connection_created.connect(coherencia.al_conectar, dispatch_uid="hub.coherencia")
         if coherencia.cache_volvio not in cache.AL_VOLVER:
             cache.AL_VOLVER.append(coherencia.cache_volvio)
-        # With DEBUG (make run) people still get the branded error pages (hub.paginas_error).
-        paginas_error.instalar()
+        # With DEBUG (make run) people still get the branded error pages (hub.paginas_error);
+        # without it Django's own handling already calls them, and nothing is replaced.
+        if settings.DEBUG:
+            paginas_error.instalar()
         # Each app adds its purges in retencion.py (hub.retencion), as the admin finds admin.py.
         autodiscover_modules("retencion")

@@ -157,11 +157,19 @@ def respuesta_de_excepcion(request: HttpRequest, exc: Exception) -> HttpResponse
 
 
 def instalar() -> None:
-    """Put `respuesta_de_excepcion` where Django's handlers look it up (HubConfig.ready)."""
+    """Put `respuesta_de_excepcion` where Django's handlers look it up (ready(), DEBUG only)."""
     # Every middleware and the view are wrapped by convert_exception_to_response, which reads
     # the module's name on each error; runserver's static files handler imported it by name.
+    # Not a public API of Django: installed only with DEBUG on (make run), so production runs
+    # Django's own function; tests/hub/test_paginas_error.py checks both sides.
     manejo_de_excepciones.response_for_exception = respuesta_de_excepcion
     archivos_estaticos.response_for_exception = respuesta_de_excepcion
+
+
+def desinstalar() -> None:
+    """Give Django its own `response_for_exception` back (tests that turn DEBUG on and off)."""
+    manejo_de_excepciones.response_for_exception = _DE_DJANGO
+    archivos_estaticos.response_for_exception = _DE_DJANGO
 
 
 class ComunComoEnProduccion(CommonMiddleware):

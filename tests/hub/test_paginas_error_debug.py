@@ -21,14 +21,12 @@ TECNICA = ("Using the URLconf", "Traceback", "DEBUG = True", "Django tried these
 
 
 @pytest.fixture(autouse=True)
-def con_debug(settings):
-    settings.DEBUG = True
-    settings.HUB_DEBUG_TECNICO = False
+def con_debug(debug_de_la_demo):
     m = Marca.cargar()
     m.nombre = "Alcaldía de Villa Esperanza"
     m.save()
     Marca.olvidar()
-    return settings
+    return debug_de_la_demo
 
 
 @pytest.fixture
