@@ -13,12 +13,10 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from apps.cuentas.models import User
-from apps.mcp import identidades, secretos, services
+from apps.mcp import identidades, recurso, secretos, services
 from apps.mcp.models import AjustesAsistente, ClaveApi, RegistroAuditoria, TokenPersonal
 from hub.ip import ip_cliente
 from hub.respuestas import ErrorAPI
-
-REALM = 'Bearer realm="mcp"'
 
 
 @dataclass
@@ -61,12 +59,12 @@ class SinAcceso(ErrorAPI):
 
 def _no_autenticado(code: str, detalle: str) -> ErrorAPI:
     return ErrorAPI(
-        401, code, detalle, headers={"WWW-Authenticate": f'{REALM}, error="invalid_token"'}
+        401, code, detalle, headers={"WWW-Authenticate": recurso.desafio(token_invalido=True)}
     )
 
 
 def _sin_credencial(detalle: str) -> ErrorAPI:
-    return ErrorAPI(401, "NO_AUTENTICADO", detalle, headers={"WWW-Authenticate": REALM})
+    return ErrorAPI(401, "NO_AUTENTICADO", detalle, headers={"WWW-Authenticate": recurso.desafio()})
 
 
 def _valores(crudo: str) -> list[str]:

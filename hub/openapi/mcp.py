@@ -87,7 +87,11 @@ CABECERAS_MCP = [
     *limite_endpoint([200, 202, 401, 415, 429, 503]),
     cabecera(
         "WWW-Authenticate",
-        'Bearer realm="mcp" (con error="invalid_token" si la credencial no es válida).',
+        (
+            'Bearer realm="mcp" (con error="invalid_token" si la credencial no es válida) y '
+            'resource_metadata="<HUB_URL_PUBLICA>/.well-known/oauth-protected-resource/mcp/api/mcp"'
+            " (RFC 9728: dónde descubrir el servidor de autorización OAuth)."
+        ),
         [401],
         requerida=True,
     ),
