@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from apps.cuentas.models import User
-from apps.mcp import identidades, recurso, secretos, services
+from apps.mcp import identidades, oauth, recurso, secretos, services
 from apps.mcp.models import AjustesAsistente, ClaveApi, RegistroAuditoria, TokenPersonal
 from hub.ip import ip_cliente
 from hub.respuestas import ErrorAPI
@@ -27,10 +27,18 @@ class Identidad:
     clave: ClaveApi | None
     token: TokenPersonal | None
     ip: str
+    oauth: oauth.AccesoOAuth | None = None  # an OAuth access token (person + client)
+
+    @property
+    def puede_escribir(self) -> bool:
+        """Write tools: an OAuth token needs the write scope; other credentials need nothing."""
+        return self.oauth is None or self.oauth.puede_escribir
 
     @property
     def tipo_credencial(self) -> str:
         tipos = RegistroAuditoria.TipoCredencial
+        if self.oauth is not None:
+            return tipos.OAUTH
         if self.token is not None and self.clave is not None:
             return tipos.CLAVE_Y_TOKEN
         return tipos.TOKEN if self.token is not None else tipos.CLAVE
@@ -40,11 +48,15 @@ class Identidad:
         """Stable id of the credential that speaks for the user (bound into confirmations)."""
         if self.token is not None:
             return f"t{self.token.pk}"
+        if self.oauth is not None:
+            return f"o{self.oauth.token_id}"
         return f"k{self.clave.pk}" if self.clave is not None else ""
 
     @property
     def integracion_id(self) -> str:
         """Key of the integration for per-integration limits ('-' for a token alone)."""
+        if self.oauth is not None:
+            return f"o{self.oauth.aplicacion.pk}"
         return str(self.clave.pk) if self.clave is not None else "-"
 
 
@@ -112,8 +124,23 @@ def _clave(secreto: str) -> ClaveApi | None:
     return clave if clave.vigente() else None
 
 
+def _por_oauth(request: HttpRequest, secreto: str) -> Identidad:
+    """An OAuth access token alone: the person it names, with their current permissions."""
+    acceso = oauth.validar(secreto)
+    if not services.puede_usar(acceso.usuario):
+        raise SinAcceso(acceso.usuario, None)
+    oauth.anotar_uso(acceso)
+    return Identidad(
+        usuario=acceso.usuario, clave=None, token=None, ip=ip_cliente(request), oauth=acceso
+    )
+
+
 def identificar(request: HttpRequest, ajustes: AjustesAsistente) -> Identidad:
     """The caller's identity, or ErrorAPI 400/401/403 following the credential table."""
+    secreto_oauth = oauth.secreto(request)
+    if secreto_oauth is not None:
+        # It names its client too: the "personal token only" switch does not apply.
+        return _por_oauth(request, secreto_oauth)
     usuarios, claves = cabeceras(request)
     if len(usuarios) > 1:
         raise ErrorAPI(

@@ -407,6 +407,7 @@ class RegistroAuditoria(models.Model):
         CLAVE = "clave_api", "Clave de API"
         TOKEN = "token_personal", "Token personal"
         CLAVE_Y_TOKEN = "clave_y_token", "Clave de API y token personal"
+        OAUTH = "oauth", "Aplicación conectada (OAuth)"
 
     creado = models.DateTimeField("fecha", default=timezone.now, db_index=True, editable=False)
     usuario = models.ForeignKey(
@@ -427,6 +428,12 @@ class RegistroAuditoria(models.Model):
         editable=False,
     )
     token_prefijo = models.CharField("token", max_length=20, blank=True, editable=False)
+    # The OAuth client of the call (apps.autorizacion): its id and its name as they were, plain
+    # values, so that a client deleted later leaves the append-only row as it was.
+    cliente_id = models.BigIntegerField(
+        "id del cliente OAuth", null=True, blank=True, db_index=True, editable=False
+    )
+    cliente_nombre = models.CharField("cliente OAuth", max_length=255, blank=True, editable=False)
     credencial = models.CharField(
         "credencial", max_length=20, choices=TipoCredencial.choices, editable=False
     )

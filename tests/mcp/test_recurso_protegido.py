@@ -74,3 +74,41 @@ def test_a_token_alone_where_the_key_is_required_is_401_with_the_metadata_too(cl
     r = rpc(client, "ping", **{"X-MCP-User-Token": nuevo_token(_persona())[1]})
     assert (r.status, r.cuerpo["error"]["code"]) == (401, "NO_AUTENTICADO")
     assert r.http["WWW-Authenticate"] == SIN_ERROR
+
+
+# --- the metadata document (RFC 9728) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "ruta",
+    ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp/api/mcp"],
+)
+def test_the_protected_resource_metadata_names_the_mcp_endpoint(client, settings, ruta):
+    settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "OIDC_ISS_ENDPOINT": PUBLICA}
+    r = client.get(ruta)
+    assert r.status_code == 200
+    assert r["Content-Type"] == "application/json"
+    assert r["Access-Control-Allow-Origin"] == "*"
+    datos = r.json()
+    assert datos["resource"] == f"{PUBLICA}/mcp/api/mcp"
+    assert datos["authorization_servers"] == [PUBLICA]
+    assert datos["scopes_supported"] == ["asistente:escribir", "asistente:leer"]
+    assert datos["bearer_methods_supported"] == ["header"]
+
+
+def test_the_resource_is_the_public_address_whatever_host_the_request_used(client):
+    r = client.get("/.well-known/oauth-protected-resource", headers={"Host": "localhost"})
+    assert r.json()["resource"] == f"{PUBLICA}/mcp/api/mcp"
+
+
+def test_the_metadata_url_of_the_401_serves_the_document(client):
+    desafio = rpc(client, "ping").http["WWW-Authenticate"]
+    url = desafio.split('resource_metadata="')[1].rstrip('"')
+    assert url.startswith(PUBLICA)
+    r = client.get(url.removeprefix(PUBLICA))
+    assert r.status_code == 200
+    assert r.json()["resource"] == f"{PUBLICA}/mcp/api/mcp"
+
+
+def test_the_metadata_refuses_writes(client):
+    assert client.post("/.well-known/oauth-protected-resource").status_code == 405
