@@ -29,6 +29,8 @@ urlpatterns = [
     path("calidad/", include("apps.calidad.urls")),
     path("solicitudes/", include("apps.solicitudes.urls")),
     path("mcp/", include("apps.mcp.urls")),
+    # The OAuth authorization server (issue 25): /.well-known/oauth-authorization-server, /oauth/.
+    path("", include("apps.autorizacion.urls")),
     path("notificaciones/", include("apps.notificaciones.urls")),
     path("salud/", include("hub.salud")),
     path("metricas/", vista_metricas, name="metricas"),
