@@ -23,6 +23,7 @@ from apps.autorizacion.accesos import ALCANCE_ESCRIBIR, ALCANCE_LEER
 from apps.autorizacion.models import Aplicacion
 from apps.cuentas.models import User
 from apps.mcp import services as servicios_asistente
+from hub import seguridad
 
 PLANTILLA = "autorizacion/consentimiento.html"
 DESCRIPCIONES = {
@@ -103,6 +104,17 @@ class Autorizacion(AuthorizationView):
             redirect_uri=credenciales.get("redirect_uri"),
         )
         return self.render_to_response(contexto, status=403)
+
+    def render_to_response(self, context, **kwargs) -> HttpResponse:
+        respuesta = super().render_to_response(context, **kwargs)
+        origen = redirecciones.origen(context.get("redirect_uri") or "")
+        if origen:
+            # The decision's POST ends in a redirect to the client: the page's form-action must
+            # allow that one origin (the registered, validated redirect URI's).
+            respuesta["Content-Security-Policy"] = seguridad.politica(
+                self.request.csp_nonce, (origen,)
+            )
+        return respuesta
 
     def get_context_data(self, **kwargs):
         contexto = super().get_context_data(**kwargs)

@@ -340,3 +340,9 @@ def test_the_consent_page_names_the_client_the_host_the_person_and_the_choices(
 def test_a_read_only_request_shows_no_write_choice(sesion, app):
     html = sesion.get(Pedido(client_id=app.client_id, scope="asistente:leer").url())
     assert 'name="escribir"' not in html.content.decode()
+
+
+def test_the_consent_pages_forms_may_end_only_here_and_at_the_clients_redirect(sesion, app):
+    csp = sesion.get(Pedido(client_id=app.client_id).url())["Content-Security-Policy"]
+    assert "form-action 'self' http://127.0.0.1:33418;" in csp + ";"
+    assert "unsafe-inline" not in csp
