@@ -171,7 +171,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "corsheaders",
-    "oauth2_provider",
+    "apps.autorizacion.apps.OAuthBibliotecaConfig",  # django-oauth-toolkit
     "hub",
     "apps.cuentas",
     "apps.marca",

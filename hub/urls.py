@@ -41,6 +41,8 @@ urlpatterns = [
         MetadatosRecurso.as_view(),
         name="oauth-recurso-mcp",
     ),
+    # The OAuth authorization server (issue 25): /.well-known/oauth-authorization-server, /oauth/.
+    path("", include("apps.autorizacion.urls")),
     path("notificaciones/", include("apps.notificaciones.urls")),
     path("salud/", include("hub.salud")),
     path("metricas/", vista_metricas, name="metricas"),

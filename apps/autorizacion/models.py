@@ -125,7 +125,15 @@ class Aplicacion(AbstractApplication):
         ajustes = ajustes or AjustesAsistente.cargar()
         if self.deshabilitada or not ajustes.oauth_habilitado:
             return False
-        return self.verificada or not ajustes.oauth_solo_verificadas
+        if self.verificada or self.registration_source == self.Origen.MANUAL:
+            return self.verificada or not ajustes.oauth_solo_verificadas
+        # Registered by itself: only while the way it came in stays open (registration closed
+        # means "only the clients an administrator added or verified").
+        if ajustes.oauth_solo_verificadas:
+            return False
+        if self.registration_source == self.Origen.CIMD:
+            return ajustes.oauth_cimd_habilitado
+        return ajustes.oauth_registro_abierto
 
     def is_usable(self, request) -> bool:
         """The library asks this at the authorization, token and revocation endpoints."""

@@ -7,6 +7,7 @@ metadata documents, the admin), refused as `invalid_redirect_uri` (RFC 7591 sect
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -38,3 +39,16 @@ def anfitrion(uri: str) -> str:
     if ":" in host:
         host = f"[{host}]"
     return f"{host}:{puerto}" if puerto and host.strip("[]") in LOOPBACK else host
+
+
+_ORIGEN_SEGURO = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+$")
+
+
+def origen(uri: str) -> str:
+    """scheme://host[:port] of a redirect URI, or "" when it is not one this module allows (or
+    could not be written safely into a CSP header)."""
+    if not permitida(uri):
+        return ""
+    partes = urlsplit(uri)
+    valor = f"{partes.scheme.lower()}://{partes.netloc.lower()}"
+    return valor if _ORIGEN_SEGURO.match(valor) else ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from django.utils.http import validate_host
+from django.http.request import validate_host
 
 from apps.mcp.models import AjustesAsistente
 
