@@ -1,4 +1,9 @@
-"""Who is calling: the assistant's credential headers turned into an identity (DESIGN 6).
+"""Who is calling, which limit the call spends, and whether it may use the assistant (DESIGN 6).
+
+`admitir` decides all three, once, for the endpoint (`apps.mcp.protocolo.vista_mcp`) and for
+its one-round-trip pre-read (`hub.precarga`), which runs the same function in planning mode: the
+cache keys a warm request reads, its count and its last-use marks, guessed from what this process
+has resolved before. The kinds of credential are the table `TIPOS`: a new kind is one entry there.
 
 Failures are HTTP envelope errors (`ErrorAPI`), never JSON-RPC errors. Secrets never reach a log
 or an error text: every message below is fixed.
@@ -6,17 +11,27 @@ or an error text: every message below is fixed.
 
 from __future__ import annotations
 
+import enum
+import functools
 import hmac
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest
 from django.utils import timezone
 
 from apps.cuentas.models import User
 from apps.mcp import identidades, oauth, recurso, secretos, services
+from apps.mcp import limites as limites_mcp
 from apps.mcp.models import AjustesAsistente, ClaveApi, RegistroAuditoria, TokenPersonal
 from hub.ip import ip_cliente
+from hub.limites import Uso
 from hub.respuestas import ErrorAPI
+
+if TYPE_CHECKING:
+    from hub.precarga import Plan
 
 
 @dataclass
@@ -79,105 +94,253 @@ def _sin_credencial(detalle: str) -> ErrorAPI:
     return ErrorAPI(401, "NO_AUTENTICADO", detalle, headers={"WWW-Authenticate": recurso.desafio()})
 
 
+class Papel(enum.Enum):
+    """Whom a credential names: a person, or an integration (at most one of each per call)."""
+
+    PERSONA = "persona"
+    INTEGRACION = "integracion"
+
+
+AMBIGUAS = {
+    Papel.PERSONA: "Se enviaron dos credenciales de usuario distintas.",
+    Papel.INTEGRACION: "Se enviaron dos claves de API distintas.",
+}
+
+
+@dataclass(frozen=True)
+class TipoCredencial:
+    """One kind of credential: where it travels, how its secrets look, whom it names, its row.
+
+    A person's credential row has `usuario`; `bearer` is the prefix that routes an
+    `Authorization: Bearer` value to this kind ("" takes any value no other kind claimed).
+    """
+
+    nombre: str
+    papel: Papel
+    cabecera: str  # its own header, as request.META names it
+    prefijo: str  # of its secrets (secretos.huella_si_bien_formado)
+    bearer: str
+    buscar: Callable[[str], Any]  # digest -> row, from the shared cache (apps.mcp.identidades)
+    anotar_uso: Callable[[Any, str, datetime], None]  # (row, ip, now): the once-a-minute write
+    marca_uso: Callable[[int, str], str]  # (row id, ip) -> its once-a-minute cache mark
+    invalida: tuple[str, str]  # code and text of the 401 when the secret names no valid row
+
+
+TOKEN = TipoCredencial(
+    nombre="token",
+    papel=Papel.PERSONA,
+    cabecera="HTTP_X_MCP_USER_TOKEN",
+    prefijo=secretos.PREFIJO_TOKEN,
+    bearer=secretos.PREFIJO_TOKEN,
+    buscar=identidades.token,
+    anotar_uso=services.anotar_uso_token,
+    marca_uso=services.marca_uso_token,
+    invalida=("TOKEN_MCP_INVALIDO", "El token personal no es válido, venció o fue revocado."),
+)
+CLAVE = TipoCredencial(
+    nombre="clave",
+    papel=Papel.INTEGRACION,
+    cabecera="HTTP_X_MCP_API_KEY",
+    prefijo=secretos.PREFIJO_CLAVE,
+    bearer="",
+    buscar=identidades.clave_api,
+    anotar_uso=lambda clave, _ip, ahora: services.anotar_uso_clave(clave, ahora),
+    marca_uso=lambda clave_id, _ip: services.marca_uso_clave(clave_id),
+    invalida=("API_KEY_INVALIDA", "La clave de API no es válida, venció o fue revocada."),
+)
+# In order: a bearer value goes to the first kind whose `bearer` prefix it starts with.
+TIPOS: tuple[TipoCredencial, ...] = (TOKEN, CLAVE)
+
+
 def _valores(crudo: str) -> list[str]:
     """Each value of a present header: a repeated header reaches us joined with commas (RFC 9110
     5.3), and no token, key or bearer credential contains one. Empty: one empty (bad) value."""
     return [valor.strip() for valor in crudo.split(",") if valor.strip()] or [""]
 
 
-def cabeceras(request: HttpRequest) -> tuple[set[str], set[str]]:
-    """(user credentials, API keys) present in the headers; query strings are never read."""
-    usuarios: set[str] = set()
-    claves: set[str] = set()
+def presentadas(request: HttpRequest) -> dict[Papel, dict[str, TipoCredencial]]:
+    """The secrets in the headers, by whom they name, each with its kind; query strings are
+    never read. 401 for an Authorization header that is not Bearer."""
+    por_papel: dict[Papel, dict[str, TipoCredencial]] = {papel: {} for papel in Papel}
     meta = request.META
-    if "HTTP_X_MCP_USER_TOKEN" in meta:
-        usuarios.update(_valores(meta["HTTP_X_MCP_USER_TOKEN"]))
-    if "HTTP_X_MCP_API_KEY" in meta:
-        claves.update(_valores(meta["HTTP_X_MCP_API_KEY"]))
+    for tipo in TIPOS:
+        if tipo.cabecera in meta:
+            for valor in _valores(meta[tipo.cabecera]):
+                por_papel[tipo.papel].setdefault(valor, tipo)
     for parte in _valores(meta["HTTP_AUTHORIZATION"]) if "HTTP_AUTHORIZATION" in meta else []:
         esquema, _, valor = parte.partition(" ")
         valor = valor.strip()
         if esquema.lower() != "bearer" or not valor:
             raise _sin_credencial("La cabecera Authorization debe usar el esquema Bearer.")
-        # A bearer that starts with sgimcp_ is a person's token, anything else an API key.
-        (usuarios if valor.startswith(secretos.PREFIJO_TOKEN) else claves).add(valor)
-    return usuarios, claves
+        tipo = next(t for t in TIPOS if valor.startswith(t.bearer))
+        por_papel[tipo.papel].setdefault(valor, tipo)
+    return por_papel
 
 
-def _token(secreto: str) -> TokenPersonal | None:
-    if not secretos.bien_formado(secreto, secretos.PREFIJO_TOKEN):
+@dataclass(frozen=True)
+class Resuelta:
+    """A credential that names someone: its kind, its row's id and person, and the row itself
+    (None while planning: only this process's memory of it, see identidades.prever). The OAuth
+    access token has no kind of the table (`tipo` None): see `_identificar_oauth`."""
+
+    tipo: TipoCredencial | None
+    id: int
+    usuario_id: int | None
+    fila: Any = None
+
+
+def _resolver(tipo: TipoCredencial, secreto: str, plan: Plan | None) -> Resuelta | None:
+    """The valid row a secret names (None: 401); while planning, the keys its lookup reads and
+    this process's memory of it (None: nothing to guess)."""
+    digest = secretos.huella_si_bien_formado(secreto, tipo.prefijo)
+    if digest is None:
         return None
-    digest = secretos.huella(secreto)
-    token = identidades.token(digest)
-    if token is None or not hmac.compare_digest(token.digest, digest):
+    if plan is not None:
+        claves, vista = identidades.prever(digest)
+        plan.leer(claves)
+        return Resuelta(tipo, *vista) if vista is not None else None
+    fila = tipo.buscar(digest)
+    if fila is None or not hmac.compare_digest(fila.digest, digest) or not fila.vigente():
         return None
-    return token if token.vigente() else None
+    return Resuelta(tipo, fila.pk, getattr(fila, "usuario_id", None), fila)
 
 
-def _clave(secreto: str) -> ClaveApi | None:
-    if not secretos.bien_formado(secreto, secretos.PREFIJO_CLAVE):
+def _identificar_oauth(
+    request: HttpRequest, secreto: str, plan: Plan | None
+) -> tuple[Identidad, dict[Papel, Resuelta]] | None:
+    """An OAuth access token, alone (apps.mcp.oauth): it names the person and their client at
+    once, so it is no kind of the table, whose kinds each name one role. The "personal token
+    only" switch does not apply to it; its own switches do (apps.autorizacion.accesos).
+
+    While planning: the cache keys its lookup reads, and no guess of the count (this process
+    keeps no memory of which person an OAuth token names)."""
+    if plan is not None:
+        plan.leer(oauth.claves(secreto))
         return None
-    digest = secretos.huella(secreto)
-    clave = identidades.clave_api(digest)
-    if clave is None or not hmac.compare_digest(clave.digest, digest):
-        return None
-    return clave if clave.vigente() else None
-
-
-def _por_oauth(request: HttpRequest, secreto: str) -> Identidad:
-    """An OAuth access token alone: the person it names, with their current permissions."""
     acceso = oauth.validar(secreto)
     if not services.puede_usar(acceso.usuario):
         raise SinAcceso(acceso.usuario, None)
     oauth.anotar_uso(acceso)
-    return Identidad(
+    identidad = Identidad(
         usuario=acceso.usuario, clave=None, token=None, ip=ip_cliente(request), oauth=acceso
     )
+    return identidad, {Papel.PERSONA: Resuelta(None, acceso.token_id, acceso.usuario.pk, acceso)}
 
 
-def identificar(request: HttpRequest, ajustes: AjustesAsistente) -> Identidad:
-    """The caller's identity, or ErrorAPI 400/401/403 following the credential table."""
-    secreto_oauth = oauth.secreto(request)
-    if secreto_oauth is not None:
-        # It names its client too: the "personal token only" switch does not apply.
-        return _por_oauth(request, secreto_oauth)
-    usuarios, claves = cabeceras(request)
-    if len(usuarios) > 1:
-        raise ErrorAPI(
-            400, "CREDENCIAL_AMBIGUA", "Se enviaron dos credenciales de usuario distintas."
-        )
-    if len(claves) > 1:
-        raise ErrorAPI(400, "CREDENCIAL_AMBIGUA", "Se enviaron dos claves de API distintas.")
-    token = clave = None
-    if usuarios:
-        # An invalid user credential never falls back to key-only access.
-        token = _token(next(iter(usuarios)))
-        if token is None:
-            raise _no_autenticado(
-                "TOKEN_MCP_INVALIDO", "El token personal no es válido, venció o fue revocado."
-            )
-    if claves:
-        clave = _clave(next(iter(claves)))
-        if clave is None:
-            raise _no_autenticado(
-                "API_KEY_INVALIDA", "La clave de API no es válida, venció o fue revocada."
-            )
-    if token is None and clave is None:
+def _identificar(
+    request: HttpRequest, ajustes: AjustesAsistente | None, plan: Plan | None
+) -> tuple[Identidad | None, dict[Papel, Resuelta]] | None:
+    """Who is calling, following the credential table, and their last use noted; ErrorAPI
+    400/401/403 otherwise. While planning (`plan`, no `ajustes`) nothing is read nor written:
+    the checks a guess cannot make are left to the request itself, and None means no guess."""
+    # A plain substring test first: a call without an OAuth token does not walk into apps.mcp.oauth.
+    if oauth.PREFIJO_ACCESO in request.META.get("HTTP_AUTHORIZATION", ""):
+        secreto_oauth = oauth.secreto(request)  # 400 CREDENCIAL_AMBIGUA beside any other one
+        if secreto_oauth is not None:
+            return _identificar_oauth(request, secreto_oauth, plan)
+    por_papel = presentadas(request)
+    for papel, secretos_ in por_papel.items():
+        if len(secretos_) > 1:
+            raise ErrorAPI(400, "CREDENCIAL_AMBIGUA", AMBIGUAS[papel])
+    resueltas: dict[Papel, Resuelta] = {}
+    adivinable = True
+    for papel, secretos_ in por_papel.items():
+        for secreto, tipo in secretos_.items():
+            resuelta = _resolver(tipo, secreto, plan)
+            if resuelta is not None:
+                resueltas[papel] = resuelta
+            elif plan is None:
+                # An invalid person's credential never falls back to key-only access.
+                raise _no_autenticado(*tipo.invalida)
+            else:
+                adivinable = False  # the other lookups' keys are still worth reading ahead
+    if not adivinable:
+        return None
+    if not resueltas:
         raise _sin_credencial(
             "Envíe la clave de API (X-MCP-Api-Key) y, para actuar como persona, su token "
             "personal (X-MCP-User-Token)."
         )
-    if clave is None and not ajustes.permitir_token_solo:
+    ip = ip_cliente(request)
+    if plan is not None:
+        for resuelta in resueltas.values():
+            plan.agregar(resuelta.tipo.marca_uso(resuelta.id, ip), 1, services.SEGUNDOS_USO)
+        return None, resueltas
+    if Papel.INTEGRACION not in resueltas and not ajustes.permitir_token_solo:
         raise _sin_credencial(
             "Esta organización exige la clave de API (X-MCP-Api-Key) junto con el token personal."
         )
-    usuario = token.usuario if token is not None else None
+    filas = {resuelta.tipo.nombre: resuelta.fila for resuelta in resueltas.values()}
+    persona = resueltas.get(Papel.PERSONA)
+    usuario = persona.fila.usuario if persona is not None else None
     if usuario is not None and not services.puede_usar(usuario):
-        raise SinAcceso(usuario, clave)
-    ip = ip_cliente(request)
+        raise SinAcceso(usuario, filas.get(CLAVE.nombre))
     ahora = timezone.now()
-    if token is not None:
-        services.anotar_uso_token(token, ip, ahora)
-    if clave is not None:
-        services.anotar_uso_clave(clave, ahora)
-    return Identidad(usuario=usuario, clave=clave, token=token, ip=ip)
+    for resuelta in resueltas.values():
+        resuelta.tipo.anotar_uso(resuelta.fila, ip, ahora)
+    # A new kind of credential adds its row to Identidad here (and to the audit's kinds).
+    identidad = Identidad(
+        usuario=usuario, clave=filas.get(CLAVE.nombre), token=filas.get(TOKEN.nombre), ip=ip
+    )
+    return identidad, resueltas
+
+
+def identificar(request: HttpRequest, ajustes: AjustesAsistente) -> Identidad:
+    """The caller's identity, or ErrorAPI 400/401/403 following the credential table (no limit
+    counted: `admitir` does both)."""
+    identidad, _ = _identificar(request, ajustes, None)
+    return identidad
+
+
+@dataclass(frozen=True)
+class Admision:
+    """What `admitir` decided: the identity and its limit's use, or the refusal to answer
+    (`quien`: whom the refusal is counted under, apps.mcp.rechazos; None: the address)."""
+
+    identidad: Identidad | None = None
+    uso: Uso | None = None
+    rechazo: ErrorAPI | None = None
+    quien: Identidad | SinAcceso | None = None
+
+
+def admitir(
+    request: HttpRequest, ajustes: AjustesAsistente | None, *, plan: Plan | None = None
+) -> Admision | None:
+    """Who is calling, the limit the call spends (60/min per person, 120/min per integration
+    without a person, refused credentials per address) and whether it may use the assistant.
+
+    With `plan` (hub.precarga, before the request is served): the same decision as a guess, made
+    into the plan's reads, count and marks; returns None.
+    """
+    try:
+        quien = _identificar(request, ajustes, plan)
+    except ErrorAPI as rechazo:
+        if plan is not None:
+            return None  # a refused request guesses nothing
+        try:
+            uso = limites_mcp.aplicar_rechazo(request, ajustes)
+        except ErrorAPI as exceso:
+            return Admision(rechazo=exceso)
+        return Admision(
+            rechazo=rechazo, uso=uso, quien=rechazo if isinstance(rechazo, SinAcceso) else None
+        )
+    if quien is None:
+        return None
+    identidad, resueltas = quien
+    persona, integracion = resueltas.get(Papel.PERSONA), resueltas.get(Papel.INTEGRACION)
+    contar = functools.partial(
+        limites_mcp.aplicar_endpoint,
+        request,
+        usuario_id=persona.usuario_id if persona is not None else None,
+        integracion_id=str(integracion.id) if integracion is not None else "-",
+    )
+    if plan is not None:
+        # Counted with this process's last settings (hub.singleton.prediccion), as django-ratelimit
+        # will name the key: a changed limit is a wrong guess, never a wrong count.
+        plan.contar(lambda: contar(ajustes=AjustesAsistente.cargar()))
+        return None
+    try:
+        uso = contar(ajustes=ajustes)
+    except ErrorAPI as exceso:
+        return Admision(identidad=identidad, rechazo=exceso, quien=identidad)
+    return Admision(identidad=identidad, uso=uso)

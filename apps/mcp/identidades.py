@@ -40,7 +40,8 @@ TTL = 3600  # also replaced on every change; the TTL only bounds a missed invali
 
 
 # Digest -> (credential id, its user's id): what this process has seen, never changes (a token
-# never moves to another person). Only a guess for hub.precarga; every answer comes from the cache.
+# never moves to another person). Only a guess for hub.precarga (`prever`); every answer comes
+# from the cache.
 _VISTAS: dict[str, tuple[int, int | None]] = {}
 MAX_VISTAS = 10_000
 
@@ -50,13 +51,14 @@ def _clave(digest: str) -> str:
 
 
 def claves(digest: str) -> list[str]:
-    """The cache keys a lookup of this digest reads (for hub.precarga)."""
+    """The cache keys a lookup of this digest reads."""
     return claves_versionado(_clave(digest), GENERACION)
 
 
-def vista(digest: str) -> tuple[int, int | None] | None:
-    """(credential id, user id) of a digest this process has resolved before, or None."""
-    return _VISTAS.get(digest)
+def prever(digest: str) -> tuple[list[str], tuple[int, int | None] | None]:
+    """For hub.precarga: the cache keys a lookup of this digest reads, and (credential id, user
+    id) if this process has resolved it before (None otherwise)."""
+    return claves(digest), _VISTAS.get(digest)
 
 
 def _leer(digest: str, construir) -> Any:

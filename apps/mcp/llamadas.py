@@ -150,12 +150,33 @@ def _escribir(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
     return herramienta.ejecutar(llamada, datos, previa)
 
 
+def _verificar(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
+    """A tool of access `verificada` without a person: its datum required, a blocked integration
+    and address refused before it learns anything more, and each NO_ENCONTRADO counted."""
+    verificacion = llamada.herramienta.verificacion
+    if not datos.get(verificacion.argumento):
+        raise ErrorHerramienta(
+            "FALTA_VERIFICACION",
+            f"Sin una persona conectada, indique {verificacion.argumento}: "
+            f"{verificacion.descripcion}.",
+        )
+    limites_mcp.verificacion_bloqueada(llamada)
+    try:
+        return llamada.herramienta.funcion(llamada, datos)
+    except ErrorHerramienta as exc:
+        if exc.codigo == "NO_ENCONTRADO":
+            limites_mcp.anotar_verificacion_fallida(llamada)
+        raise
+
+
 def _ejecutar(llamada: Llamada, argumentos: dict[str, Any]) -> Resultado:
     herramienta = llamada.herramienta
     comprobar_acceso(herramienta, llamada.identidad, llamada.ajustes)
     datos = _validar(herramienta, argumentos, llamada)
     if herramienta.escritura:
         return _escribir(llamada, datos)
+    if herramienta.verificacion is not None and llamada.usuario is None:
+        return _verificar(llamada, datos)
     return herramienta.funcion(llamada, datos)
 
 

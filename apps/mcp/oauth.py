@@ -21,7 +21,17 @@ from apps.autorizacion.accesos import ALCANCE_ESCRIBIR, AccesoOAuth
 from apps.mcp import recurso
 from hub.respuestas import ErrorAPI
 
-__all__ = ["ALCANCE_ESCRIBIR", "AccesoOAuth", "anotar_uso", "secreto", "validar"]
+__all__ = [
+    "ALCANCE_ESCRIBIR",
+    "PREFIJO_ACCESO",
+    "AccesoOAuth",
+    "anotar_uso",
+    "claves",
+    "secreto",
+    "validar",
+]
+
+PREFIJO_ACCESO = tokens.PREFIJO_ACCESO
 
 # Last use is written at most once a minute per token and per client, whichever worker served it.
 SEGUNDOS_USO = 60
@@ -67,6 +77,14 @@ def secreto(request: HttpRequest) -> str | None:
     ):
         raise ErrorAPI(400, "CREDENCIAL_AMBIGUA", AMBIGUA)
     return next(iter(encontrados))
+
+
+def claves(valor: str) -> list[str]:
+    """The cache keys the lookup of this token reads (for hub.precarga); none for a malformed
+    one (it is refused without a lookup)."""
+    if not tokens.bien_formado(valor, tokens.PREFIJO_ACCESO):
+        return []
+    return accesos.claves(tokens.huella(valor))
 
 
 def validar(valor: str) -> AccesoOAuth:

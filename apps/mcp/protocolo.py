@@ -20,12 +20,10 @@ from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from apps.mcp import credenciales, identidades, llamadas, rechazos, secretos, services
-from apps.mcp import limites as limites_mcp
+from apps.mcp import credenciales, llamadas, rechazos
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from hub import respuestas
-from hub.ip import ip_cliente
 from hub.limites import Uso, poner_cabeceras
 from hub.texto import tiene_sustitutos
 
@@ -242,25 +240,10 @@ def vista_mcp(request: HttpRequest) -> HttpResponse:
             "VERSION_NO_SOPORTADA",
             f"MCP-Protocol-Version no soportada; use {' o '.join(VERSIONES)}.",
         )
-    try:
-        identidad = credenciales.identificar(request, ajustes)
-    except respuestas.ErrorAPI as rechazo:
-        try:
-            uso = limites_mcp.aplicar_rechazo(request, ajustes)
-        except respuestas.ErrorAPI as exceso:
-            return _rechazar(request, exceso)
-        quien = rechazo if isinstance(rechazo, credenciales.SinAcceso) else None
-        return _rechazar(request, rechazo, uso, quien=quien)
-    try:
-        uso = limites_mcp.aplicar_endpoint(
-            request,
-            usuario_id=identidad.usuario.pk if identidad.usuario is not None else None,
-            integracion_id=identidad.integracion_id,
-            ajustes=ajustes,
-        )
-    except respuestas.ErrorAPI as exceso:
-        return _rechazar(request, exceso, quien=identidad)
-    return poner_cabeceras(_atender(request, identidad, ajustes), uso)
+    admision = credenciales.admitir(request, ajustes)
+    if admision.rechazo is not None:
+        return _rechazar(request, admision.rechazo, admision.uso, quien=admision.quien)
+    return poner_cabeceras(_atender(request, admision.identidad, ajustes), admision.uso)
 
 
 def _rechazar(
@@ -309,48 +292,12 @@ def _atender(request: HttpRequest, identidad: Identidad, ajustes: AjustesAsisten
 
 
 def precargar(request: HttpRequest, kwargs: dict[str, Any], plan: Any) -> None:
-    """hub.precarga: the settings, the caller's identity, their limit and last-use marks.
-
-    The count and the marks need the caller's ids, known once this process has resolved the
-    credential (they never change); a first request, or a refused one, guesses none.
-    """
+    """hub.precarga: the settings, and `credenciales.admitir` in planning mode (the caller's
+    identity, their limit and last-use marks, guessed from what this process resolved before)."""
     if request.method != "POST":
         return
     plan.leer(AjustesAsistente.claves_cache())
-    try:
-        usuarios, claves = credenciales.cabeceras(request)
-    except respuestas.ErrorAPI:
-        return
-    if len(usuarios) > 1 or len(claves) > 1:
-        return
-    vistas: dict[str, tuple[int, int | None] | None] = {}
-    for prefijo, secretos_ in (
-        (secretos.PREFIJO_TOKEN, usuarios),
-        (secretos.PREFIJO_CLAVE, claves),
-    ):
-        for secreto in secretos_:
-            if secretos.bien_formado(secreto, prefijo):
-                digest = secretos.huella(secreto)
-                plan.leer(identidades.claves(digest))
-                vistas[prefijo] = identidades.vista(digest)
-    token, clave = vistas.get(secretos.PREFIJO_TOKEN), vistas.get(secretos.PREFIJO_CLAVE)
-    if (usuarios and token is None) or (claves and clave is None) or not (token or clave):
-        return
-    usuario_id = token[1] if token is not None else None
-    integracion_id = str(clave[0]) if clave is not None else "-"
-    plan.contar(
-        lambda: limites_mcp.aplicar_endpoint(
-            request,
-            usuario_id=usuario_id,
-            integracion_id=integracion_id,
-            ajustes=AjustesAsistente.cargar(),
-        )
-    )
-    ip = ip_cliente(request)
-    if token is not None:
-        plan.agregar(services.marca_uso_token(token[0], ip), 1, services.SEGUNDOS_USO)
-    if clave is not None:
-        plan.agregar(services.marca_uso_clave(clave[0]), 1, services.SEGUNDOS_USO)
+    credenciales.admitir(request, None, plan=plan)
 
 
 vista_mcp.precargar = precargar  # type: ignore[attr-defined]

@@ -62,14 +62,23 @@ class Llamada:
     herramienta: Herramienta
     ajustes: AjustesAsistente
     request: HttpRequest | None = None
+    # Plain attributes, copied once: a tool reads them without calling back into the assistant.
+    usuario: User | None = field(init=False)
+    ip: str = field(init=False)
 
-    @property
-    def usuario(self) -> User | None:
-        return self.identidad.usuario
+    def __post_init__(self) -> None:
+        self.usuario = self.identidad.usuario
+        self.ip = self.identidad.ip
 
-    @property
-    def ip(self) -> str:
-        return self.identidad.ip
+
+@dataclass(frozen=True)
+class Verificacion:
+    """How a tool of access `verificada` is used without a person: the argument whose value must
+    match the record. The assistant (apps.mcp.llamadas) requires it, refuses an integration and
+    address with too many failed verifications, and counts the tool's NO_ENCONTRADO as one."""
+
+    argumento: str
+    descripcion: str  # what the datum is, for FALTA_VERIFICACION ("el correo de quien radicó")
 
 
 FuncionHerramienta = Callable[[Llamada, dict[str, Any]], Resultado]
@@ -96,8 +105,11 @@ class Herramienta:
     ejecutar: FuncionEjecutar | None = None
     salida_vista_previa: dict[str, Any] | None = None
     anotaciones: dict[str, bool] = field(default_factory=dict)
+    verificacion: Verificacion | None = None
 
     def __post_init__(self) -> None:
+        if (self.acceso is Acceso.VERIFICADA) != (self.verificacion is not None):
+            raise ValueError(f"{self.nombre}: solo el acceso verificada declara su verificación")
         if self.escritura:
             if self.acceso is not Acceso.USUARIO:
                 raise ValueError(f"{self.nombre}: una herramienta que escribe exige usuario")

@@ -73,6 +73,12 @@ def huella(secreto: str) -> str:
     return hashlib.sha256(secreto.encode("utf-8")).hexdigest()
 
 
+def huella_si_bien_formado(secreto: str, prefijo: str) -> str | None:
+    """The digest of a well-formed secret of this prefix; None for anything else (a typo, another
+    kind): what a credential check needs, in one step."""
+    return huella(secreto) if bien_formado(secreto, prefijo) else None
+
+
 def visible(secreto: str) -> str:
     """The short prefix shown in lists (never enough to use the secret)."""
     return secreto[: len(PREFIJO_TOKEN) + LARGO_VISIBLE]

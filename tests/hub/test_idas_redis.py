@@ -7,12 +7,8 @@ private prefix, whatever cache the rest of the run uses.
 from __future__ import annotations
 
 import json
-import os
-import uuid
 
 import pytest
-from django.core.cache import caches
-from django.test import override_settings
 
 from apps.cuentas.models import Area
 from hub.limites import contar
@@ -21,30 +17,8 @@ from tests.factories import AreaFactory, UserFactory
 from tests.firmas.factories import firmar
 from tests.marca.factories import URL_MARCA, png, poner_imagen
 from tests.mcp.factories import nueva_clave, nuevo_token
-from tests.procesos import REDIS_POR_DEFECTO
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def redis_real():
-    """The default cache is a real Redis for this test; its keys are removed afterwards."""
-    prefijo = f"idas-{uuid.uuid4().hex[:8]}"
-    conf = {
-        "default": {
-            "BACKEND": "hub.cache.CacheRedis",
-            "LOCATION": os.environ.get("REDIS_URL") or REDIS_POR_DEFECTO,
-            "KEY_PREFIX": prefijo,
-        }
-    }
-    with override_settings(CACHES=conf):
-        cliente = caches["default"]._cache.get_client(write=True)
-        try:
-            yield
-        finally:
-            claves = list(cliente.scan_iter(f"{prefijo}:*"))
-            if claves:
-                cliente.delete(*claves)
 
 
 def test_counting_a_hit_is_one_round_trip(redis_real, idas):
@@ -124,4 +98,19 @@ def test_a_wrong_guess_costs_a_round_trip_never_a_wrong_count(client, redis_real
     assert idas[0] == 3
     idas[0] = 0
     assert client.get("/auth/api/v1/ping")["X-RateLimit-Global-Remaining"] == "48"
+    assert idas[0] == 1
+
+
+def test_a_warm_assistant_ping_with_the_api_key_alone_is_one_round_trip(client, redis_real, idas):
+    cabeceras = {"HTTP_X_MCP_API_KEY": nueva_clave()[1]}
+    ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+
+    def llamar():
+        return client.post("/mcp/api/mcp", ping, content_type="application/json", **cabeceras)
+
+    llamar()
+    llamar()
+    idas[0] = 0
+    r = llamar()
+    assert r.json()["result"] == {} and r["X-RateLimit-Remaining"] == "117"
     assert idas[0] == 1

@@ -12,6 +12,7 @@ from apps.mcp.registro import (
     Herramienta,
     Llamada,
     Resultado,
+    Verificacion,
 )
 from hub.serializadores import Estricto
 
@@ -87,13 +88,8 @@ class ArgsVerificada(Estricto):
 
 
 def _verificada(llamada: Llamada, datos: dict) -> Resultado:
-    from apps.mcp import limites
-
-    if llamada.usuario is None:
-        limites.verificacion_bloqueada(llamada)
-        if datos["clave"] != "buena":
-            limites.anotar_verificacion_fallida(llamada)
-            raise ErrorHerramienta("NO_ENCONTRADO", "No encontrado.", encontrado=False)
+    if llamada.usuario is None and datos["clave"] != "buena":
+        raise ErrorHerramienta("NO_ENCONTRADO", "No encontrado.", encontrado=False)
     return Resultado("Verificado.", {"encontrado": True})
 
 
@@ -103,6 +99,7 @@ HERRAMIENTAS_PRUEBA = [
         titulo="Verificada de prueba",
         descripcion="Cuenta verificaciones fallidas.",
         acceso=Acceso.VERIFICADA,
+        verificacion=Verificacion("clave", "la clave de prueba"),
         argumentos=ArgsVerificada,
         salida={"type": "object", "properties": {"encontrado": {"type": "boolean"}}},
         funcion=_verificada,

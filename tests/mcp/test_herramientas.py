@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
 from apps.mcp.models import AjustesAsistente
-from apps.mcp.registro import Acceso, Herramienta, esquema_de, registro
+from apps.mcp.registro import Acceso, Herramienta, Verificacion, esquema_de, registro
 from hub.serializadores import Estricto
 from tests.factories import UserFactory
 from tests.mcp.factories import nuevo_token
@@ -141,6 +141,27 @@ def test_a_tool_must_use_strict_arguments_and_writes_need_a_user():
             salida={},
             escritura=True,
             ejecutar=print,
+        )
+
+
+@pytest.mark.parametrize(
+    ("acceso", "verificacion"),
+    [
+        (Acceso.VERIFICADA, None),
+        (Acceso.PUBLICA, Verificacion("dato", "el dato")),
+        (Acceso.USUARIO, Verificacion("dato", "el dato")),
+    ],
+)
+def test_only_a_verified_tool_declares_the_datum_the_assistant_checks(acceso, verificacion):
+    with pytest.raises(ValueError, match="solo el acceso verificada declara su verificación"):
+        Herramienta(
+            nombre="x",
+            titulo="x",
+            descripcion="x",
+            acceso=acceso,
+            argumentos=Estricto,
+            salida={},
+            verificacion=verificacion,
         )
 
 

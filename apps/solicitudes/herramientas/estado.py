@@ -6,8 +6,14 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp import limites
-from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
+from apps.mcp.registro import (
+    Acceso,
+    ErrorHerramienta,
+    Llamada,
+    Resultado,
+    Verificacion,
+    herramienta,
+)
 from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.models import Estado, Solicitud
 from apps.solicitudes.selectors import RELACIONES_ESTADO, solicitud_publica, solicitud_visible
@@ -125,6 +131,8 @@ def _resumen(datos: dict[str, Any]) -> str:
         "mínimo. Si la solicitud no existe o no hay acceso, la respuesta es la misma."
     ),
     acceso=Acceso.VERIFICADA,
+    # Without a person the assistant requires the e-mail, and limits and counts the misses.
+    verificacion=Verificacion("correo_solicitante", "el correo de quien radicó"),
     argumentos=ArgsEstadoSolicitud,
     salida=SALIDA_ESTADO_SOLICITUD,
 )
@@ -137,16 +145,8 @@ def estado_solicitud(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
         estructura = _completo(solicitud)
         return Resultado(_resumen(estructura), estructura)
 
-    correo = (datos.get("correo_solicitante") or "").strip()
-    if not correo:
-        raise ErrorHerramienta(
-            "FALTA_VERIFICACION",
-            "Sin una persona conectada, indique correo_solicitante: el correo de quien radicó.",
-        )
-    limites.verificacion_bloqueada(llamada)  # a blocked integration + IP learns nothing more
-    solicitud = solicitud_publica(numero, correo)
+    solicitud = solicitud_publica(numero, datos["correo_solicitante"])
     if solicitud is None:
-        limites.anotar_verificacion_fallida(llamada)
         raise _no_encontrada()
     estructura = _publico(solicitud)
     return Resultado(_resumen(estructura), estructura)
