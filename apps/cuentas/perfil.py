@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
+from apps.autorizacion import services as servicios_oauth
 from apps.cuentas.clientes_mcp import configuraciones
 from apps.cuentas.formularios import FormularioToken
 from apps.mcp import conexiones, recurso, services
@@ -90,7 +91,7 @@ def _desconectar(request: HttpRequest) -> HttpResponse:
     )
     if conexion is None:
         raise Http404
-    conexiones.desconectar(usuario=request.user, aplicacion_id=aplicacion_id)
+    servicios_oauth.desconectar(usuario_id=request.user.pk, aplicacion_id=aplicacion_id)
     messages.success(
         request,
         f"«{conexion.nombre}» quedó desconectada: sus tokens dejaron de funcionar. Para usarla "

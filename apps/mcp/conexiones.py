@@ -1,4 +1,5 @@
-"""A person's connected applications (OAuth clients they approved) and "Desconectar".
+"""A person's connected applications (OAuth clients they approved), as the profile lists them
+("Desconectar" is apps.autorizacion.services.desconectar).
 
 A connection is a client for which the person holds a live token: an access token not expired,
 or a refresh token not revoked. Its first approval is the oldest token the person was ever issued
@@ -11,13 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import transaction
 from django.db.models import F, Max, Min, Q
 from django.utils import timezone
 from oauth2_provider.models import (
     get_access_token_model,
     get_application_model,
-    get_grant_model,
     get_refresh_token_model,
 )
 
@@ -110,23 +109,3 @@ def conexiones_de(usuario: User) -> list[Conexion]:
         reverse=True,
     )
     return conexiones
-
-
-@transaction.atomic
-def desconectar(*, usuario: User, aplicacion_id: int) -> int:
-    """Revoke every token and pending code of this person for this client, at once; the number
-    of tokens revoked (0: there was no connection).
-
-    Access tokens are deleted one by one through the ORM (as the library revokes them), so each
-    sends the signal that makes every worker forget the cached identity (apps.autorizacion);
-    refresh tokens are marked revoked (their rows keep the first approval's date).
-    """
-    ahora = timezone.now()
-    refrescos = get_refresh_token_model().objects.filter(
-        user=usuario, application_id=aplicacion_id, revoked__isnull=True
-    )
-    revocados = refrescos.update(revoked=ahora, updated=ahora)
-    Acceso = get_access_token_model()
-    _total, por_modelo = Acceso.objects.filter(user=usuario, application_id=aplicacion_id).delete()
-    get_grant_model().objects.filter(user=usuario, application_id=aplicacion_id).delete()
-    return revocados + por_modelo.get(Acceso._meta.label, 0)

@@ -14,9 +14,10 @@ from datetime import datetime
 from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils import timezone
-from oauth2_provider.models import get_access_token_model, get_application_model
+from oauth2_provider.models import get_access_token_model
 
 from apps.autorizacion import accesos, tokens
+from apps.autorizacion import services as servicios_oauth
 from apps.autorizacion.accesos import ALCANCE_ESCRIBIR, AccesoOAuth
 from apps.mcp import recurso
 from hub.respuestas import ErrorAPI
@@ -107,10 +108,9 @@ def _toca(marca: str) -> bool:
 
 
 def anotar_uso(acceso: AccesoOAuth, ahora: datetime | None = None) -> None:
-    """Record the token's and the client's last use, at most once a minute each (an UPDATE sends
-    no signal: no cached identity changes)."""
+    """Record the token's last use (the profile's "último uso") and the client's (the admin's),
+    each at most once a minute; an UPDATE sends no signal, so no cached identity changes."""
     ahora = ahora or timezone.now()
     if _toca(f"mcp:uso:o{acceso.token_id}"):
         get_access_token_model().objects.filter(pk=acceso.token_id).update(updated=ahora)
-    if _toca(f"mcp:uso:a{acceso.aplicacion.pk}"):
-        get_application_model().objects.filter(pk=acceso.aplicacion.pk).update(ultimo_uso=ahora)
+    servicios_oauth.anotar_uso(acceso.aplicacion, ahora)

@@ -335,7 +335,7 @@ def test_a_client_disabled_while_the_cache_fails_is_refused_within_the_bound(
 def test_an_application_disconnected_while_the_cache_fails_is_refused_within_the_bound(
     client, cache_que_falla, reloj, otro_proceso, oauth, persona
 ):
-    from apps.mcp import conexiones
+    from apps.autorizacion import services as servicios_oauth
 
     token, cabeceras = oauth
     _calentar(client, cabeceras)
@@ -343,7 +343,9 @@ def test_an_application_disconnected_while_the_cache_fails_is_refused_within_the
         cache_que_falla,
         reloj,
         otro_proceso,
-        lambda: conexiones.desconectar(usuario=persona, aplicacion_id=token.application_id),
+        lambda: servicios_oauth.desconectar(
+            usuario_id=persona.pk, aplicacion_id=token.application_id
+        ),
     )
     _oauth_rechazado(client, cabeceras)
 
