@@ -83,8 +83,7 @@ def test_a_token_alone_where_the_key_is_required_is_401_with_the_metadata_too(cl
     "ruta",
     ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp/api/mcp"],
 )
-def test_the_protected_resource_metadata_names_the_mcp_endpoint(client, settings, ruta):
-    settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "OIDC_ISS_ENDPOINT": PUBLICA}
+def test_the_protected_resource_metadata_names_the_mcp_endpoint(client, ruta):
     r = client.get(ruta)
     assert r.status_code == 200
     assert r["Content-Type"] == "application/json"
@@ -108,6 +107,12 @@ def test_the_metadata_url_of_the_401_serves_the_document(client):
     r = client.get(url.removeprefix(PUBLICA))
     assert r.status_code == 200
     assert r.json()["resource"] == f"{PUBLICA}/mcp/api/mcp"
+
+
+def test_the_authorization_server_named_is_the_one_that_publishes_its_metadata(client):
+    servidor = client.get("/.well-known/oauth-protected-resource").json()["authorization_servers"]
+    emisor = client.get("/.well-known/oauth-authorization-server").json()["issuer"]
+    assert servidor == [emisor] == [PUBLICA]
 
 
 def test_the_metadata_refuses_writes(client):
