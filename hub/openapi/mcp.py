@@ -38,7 +38,12 @@ class ExtensionCredencialesMcp(OpenApiAuthenticationExtension):
             {
                 "type": "http",
                 "scheme": "bearer",
-                "description": "La clave de API o, si empieza por sgimcp_, el token personal.",
+                "description": (
+                    "La clave de API; si empieza por sgimcp_, el token personal; si empieza por "
+                    "sgioat_, el token de acceso OAuth (persona + aplicación conectada, sin otra "
+                    "credencial al lado; se obtiene iniciando sesión en el hub, ver "
+                    "/.well-known/oauth-protected-resource/mcp/api/mcp)."
+                ),
             },
             {
                 "type": "apiKey",
