@@ -403,9 +403,10 @@ OAUTH2_PROVIDER = {
     "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
     "REFRESH_TOKEN_EXPIRE_SECONDS": None,
     "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
-    # Redirect URIs: https, or http to a loopback address on any port (RFC 8252; the scheme is
-    # checked by apps.autorizacion.redirecciones, the library allows http to any host).
-    "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http"],
+    # Redirect URIs: https; http only to a loopback address on any port (RFC 8252), which the
+    # hub's client model adds (Aplicacion.get_allowed_schemes, apps.autorizacion.redirecciones):
+    # the library would allow http to any host.
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
     "ALLOW_LOCALHOST_LOOPBACK": True,
     "REQUEST_APPROVAL_PROMPT": "force",
     # RFC 7591 registration, open (policy: apps.autorizacion.registro and the admin's switch).
@@ -425,9 +426,6 @@ OAUTH2_PROVIDER = {
     ],
     "APPLICATION_ADMIN_CLASS": "apps.autorizacion.admin_clientes.AplicacionAdmin",
 }
-# W008 warns that http redirect URIs are allowed at all: they are, for loopback addresses only
-# (RFC 8252 native clients), and apps.autorizacion.redirecciones refuses any other http host.
-SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 
 # The brand endpoints must not be callable from other sites' browsers: no CORS origin allowed.
 CORS_ALLOWED_ORIGINS = env.list("HUB_CORS_ORIGENES", default=[])

@@ -9,7 +9,11 @@ from django.http import HttpRequest
 
 from apps.autorizacion import redirecciones, services
 from apps.autorizacion.models import Aplicacion
+from apps.mcp.admin.comun import fecha_corta, insignia
 from hub.admin_acciones import accion_masiva
+
+# Short, for a list column (the filter keeps the full names).
+ORIGENES = {"manual": "Administrador", "dcr": "Registro dinámico", "cimd": "CIMD"}
 
 
 def _ids(queryset) -> list[int]:
@@ -23,16 +27,7 @@ def _resumen(hecho: str):
 class AplicacionAdmin(admin.ModelAdmin):
     """Every client: how it registered, where it sends people back, who connected it."""
 
-    list_display = (
-        "nombre",
-        "anfitriones",
-        "registration_source",
-        "created",
-        "ultimo_uso",
-        "personas",
-        "verificada",
-        "deshabilitada",
-    )
+    list_display = ("nombre", "anfitriones", "origen", "creada", "usada", "personas", "estado")
     list_filter = ("registration_source", "verificada", "deshabilitada")
     search_fields = ("name", "client_id")
     fields = (
@@ -71,6 +66,26 @@ class AplicacionAdmin(admin.ModelAdmin):
     def anfitriones(self, obj: Aplicacion) -> str:
         hosts = dict.fromkeys(redirecciones.anfitrion(u) for u in obj.redirect_uris.split())
         return ", ".join(h for h in hosts if h) or "—"
+
+    @admin.display(description="cómo se registró", ordering="registration_source")
+    def origen(self, obj: Aplicacion) -> str:
+        return ORIGENES.get(obj.registration_source, obj.registration_source)
+
+    @admin.display(description="creada", ordering="created")
+    def creada(self, obj: Aplicacion) -> str:
+        return fecha_corta(obj.created)
+
+    @admin.display(description="último uso", ordering="ultimo_uso")
+    def usada(self, obj: Aplicacion) -> str:
+        return fecha_corta(obj.ultimo_uso)
+
+    @admin.display(description="estado")
+    def estado(self, obj: Aplicacion) -> str:
+        if obj.deshabilitada:
+            return insignia("no-utilizable", "Deshabilitada")
+        if obj.verificada:
+            return insignia("activo", "Verificada")
+        return insignia("vencido", "No verificada")
 
     @admin.display(description="personas conectadas", ordering="_personas")
     def personas(self, obj: Aplicacion) -> int:

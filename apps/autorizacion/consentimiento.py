@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from oauth2_provider.exceptions import OAuthToolkitError
+from oauth2_provider.http import OAuth2ResponseRedirect
 from oauth2_provider.models import AccessToken
 from oauth2_provider.oauth2_validators import is_valid_resource_uri
 from oauth2_provider.views import AuthorizationView
@@ -104,6 +105,14 @@ class Autorizacion(AuthorizationView):
             redirect_uri=credenciales.get("redirect_uri"),
         )
         return self.render_to_response(contexto, status=403)
+
+    def redirect(self, redirect_to: str, application) -> HttpResponse:
+        # An error found while validating the request names no application to the library,
+        # which then allows https only; by then the redirect URI was checked against the
+        # client's registered ones, which may be loopback http.
+        if application is None and redirecciones.permitida(redirect_to):
+            return OAuth2ResponseRedirect(redirect_to, ["https", "http"])
+        return super().redirect(redirect_to, application)
 
     def render_to_response(self, context, **kwargs) -> HttpResponse:
         respuesta = super().render_to_response(context, **kwargs)

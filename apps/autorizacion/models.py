@@ -120,6 +120,10 @@ class Aplicacion(AbstractApplication):
         if errores:
             raise ValidationError(errores)
 
+    def get_allowed_schemes(self) -> list[str]:
+        """https, and http for loopback addresses (clean() refuses http to any other host)."""
+        return ["https", "http"]
+
     def usable_ahora(self, ajustes: AjustesAsistente | None = None) -> bool:
         """Whether this client may get codes and tokens and use them now."""
         ajustes = ajustes or AjustesAsistente.cargar()

@@ -39,7 +39,8 @@ def test_the_list_shows_name_redirect_hosts_origin_dates_and_people_connected(ad
     for texto in (
         "Claude",
         "claude.ai, 127.0.0.1:5000",
-        "Registro dinámico (RFC 7591)",
+        "Registro dinámico",
+        "No verificada",
         "Personas conectadas",
         "Último uso",
         "Redirige a",

@@ -77,3 +77,29 @@ def test_a_person_without_assistant_access_sees_why(navegador, ancho, alto):
     assert ancho_de_pagina(pagina) <= ancho
     capturar(pagina, f"oauth_sin_acceso_{ancho}")
     assert not Grant.objects.exists()
+
+
+@pytest.mark.parametrize(("ancho", "alto"), ANCHOS)
+def test_the_clients_list_in_the_admin_fits_and_is_captured(navegador, ancho, alto):
+    from tests.autorizacion.factories import emitir_token
+
+    marca_demo.cargar(ContextoDemo())
+    UserFactory(username="marta", is_staff=True, is_superuser=True)
+    claude = nueva_aplicacion(
+        "Claude", redirect_uris="https://claude.ai/api/mcp/auth_callback", verificada=True
+    )
+    nueva_aplicacion("VS Code", redirect_uris="http://127.0.0.1:33418/ http://localhost:33418/")
+    emitir_token(UserFactory(username="camila"), claude)
+    pagina = navegador(ancho, alto)
+    violaciones = vigilar_csp(pagina)
+    pagina.goto(pagina.base + "/admin/login/?next=/admin/autorizacion/aplicacion/")
+    pagina.fill("input[name=username]", "marta")
+    pagina.fill("input[name=password]", "clave-de-prueba-123")
+    pagina.click("input[type=submit]")
+    pagina.wait_for_selector("#result_list")
+    assert pagina.get_by_role("heading", name="Aplicaciones conectadas").is_visible()
+    if ancho == 1280:
+        assert ancho_de_pagina(pagina) <= ancho
+        assert pagina.locator(".results").evaluate("e => e.scrollWidth <= e.clientWidth")
+    capturar(pagina, f"admin_oauth_aplicaciones_{ancho}")
+    assert violaciones == []

@@ -139,3 +139,15 @@ def test_registration_is_counted_per_address(client):
 def test_a_body_that_is_not_json_is_a_metadata_error_not_a_500(client):
     r = client.post("/oauth/register", "{no", content_type="application/json")
     assert r.status_code == 400 and r.json()["error"] == "invalid_client_metadata"
+
+
+def test_with_the_cache_down_registration_fails_closed_with_a_clear_answer(client, monkeypatch):
+    from hub import limites
+
+    def sin_cache(**kwargs):
+        raise limites.CacheNoDisponible("prueba")
+
+    monkeypatch.setattr(limites, "contar", sin_cache)
+    r = registrar(client)
+    assert r.status_code == 503 and r.json()["error"] == "temporarily_unavailable"
+    assert not Aplicacion.objects.exists()
