@@ -117,7 +117,7 @@ class TipoCredencial:
 
     nombre: str
     papel: Papel
-    cabecera: str  # its own header, as request.META names it
+    cabecera: str | None  # its own header, as request.META names it (None: Bearer only)
     prefijo: str  # of its secrets (secretos.huella_si_bien_formado)
     bearer: str
     buscar: Callable[[str], Any]  # digest -> row, from the shared cache (apps.mcp.identidades)
@@ -148,7 +148,8 @@ CLAVE = TipoCredencial(
     marca_uso=lambda clave_id, _ip: services.marca_uso_clave(clave_id),
     invalida=("API_KEY_INVALIDA", "La clave de API no es válida, venció o fue revocada."),
 )
-# In order: a bearer value goes to the first kind whose `bearer` prefix it starts with.
+# In order: a bearer value goes to the first kind whose `bearer` prefix it starts with (the API
+# key, which takes any other value, stays last).
 TIPOS: tuple[TipoCredencial, ...] = (TOKEN, CLAVE)
 
 
@@ -164,7 +165,7 @@ def presentadas(request: HttpRequest) -> dict[Papel, dict[str, TipoCredencial]]:
     por_papel: dict[Papel, dict[str, TipoCredencial]] = {papel: {} for papel in Papel}
     meta = request.META
     for tipo in TIPOS:
-        if tipo.cabecera in meta:
+        if tipo.cabecera is not None and tipo.cabecera in meta:
             for valor in _valores(meta[tipo.cabecera]):
                 por_papel[tipo.papel].setdefault(valor, tipo)
     for parte in _valores(meta["HTTP_AUTHORIZATION"]) if "HTTP_AUTHORIZATION" in meta else []:
