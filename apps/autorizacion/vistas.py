@@ -105,6 +105,8 @@ class Registro(View):
         datos, error = dcr._parse_metadata(request.body)
         if error is not None:
             return error
+        # RFC 7591: a field sent as null is a field not sent (the library would refuse it).
+        datos = {nombre: valor for nombre, valor in datos.items() if valor is not None}
         uris = datos.get("redirect_uris")
         if isinstance(uris, list) and any(
             not isinstance(u, str) or not redirecciones.permitida(u) for u in uris

@@ -346,3 +346,13 @@ def test_the_consent_pages_forms_may_end_only_here_and_at_the_clients_redirect(s
     csp = sesion.get(Pedido(client_id=app.client_id).url())["Content-Security-Policy"]
     assert "form-action 'self' http://127.0.0.1:33418;" in csp + ";"
     assert "unsafe-inline" not in csp
+
+
+def test_a_confidential_client_exchanges_its_code_with_its_secret(sesion):
+    datos = registrar(sesion, token_endpoint_auth_method="client_secret_post").json()
+    pedido = Pedido(client_id=datos["client_id"])
+    codigo = consulta(aprobar(sesion, pedido)["Location"])["code"]
+    assert canjear(sesion, pedido, codigo, client_secret="otro").status_code == 401
+    codigo = consulta(aprobar(sesion, pedido)["Location"])["code"]
+    r = canjear(sesion, pedido, codigo, client_secret=datos["client_secret"])
+    assert r.status_code == 200 and r.json()["access_token"].startswith("sgioat_")

@@ -151,3 +151,13 @@ def test_with_the_cache_down_registration_fails_closed_with_a_clear_answer(clien
     r = registrar(client)
     assert r.status_code == 503 and r.json()["error"] == "temporarily_unavailable"
     assert not Aplicacion.objects.exists()
+
+
+def test_a_client_that_names_no_auth_method_gets_a_secret_shown_once(client):
+    r = registrar(client, token_endpoint_auth_method=None)
+    assert r.status_code == 201
+    datos = r.json()
+    assert datos["token_endpoint_auth_method"] == "client_secret_basic"
+    assert datos["client_secret"] and datos["client_secret_expires_at"] == 0
+    app = Aplicacion.objects.get(client_id=datos["client_id"])
+    assert app.client_type == "confidential" and app.client_secret != datos["client_secret"]
