@@ -179,6 +179,11 @@ def _ajustes(**cambios):
         "usuario_por_minuto": "50",
         "escrituras_por_minuto": "3",
         "verificaciones_fallidas_por_hora": "5",
+        "oauth_habilitado": "on",
+        "oauth_registro_abierto": "on",
+        "oauth_cimd_dominios": "",
+        "oauth_acceso_segundos": "3600",
+        "oauth_refresco_dias": "30",
     }
     datos.update(cambios)
     return datos
