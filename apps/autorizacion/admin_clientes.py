@@ -9,7 +9,7 @@ from django.http import HttpRequest
 
 from apps.autorizacion import redirecciones, services
 from apps.autorizacion.models import Aplicacion
-from apps.mcp.admin.comun import fecha_corta, insignia
+from apps.mcp.admin.columnas import fecha_corta, insignia
 from hub.admin_acciones import accion_masiva
 
 # Short, for a list column (the filter keeps the full names).
