@@ -372,3 +372,22 @@ def test_someone_else_signs_out_and_comes_back_to_the_same_request(sesion, app):
     assert r.status_code == 302 and r["Location"] == url
     r = sesion.get(url)
     assert r.status_code == 302 and r["Location"].startswith("/cuentas/login/?next=")
+
+
+@pytest.mark.parametrize("concesion", ["password", "client_credentials", "implicit"])
+def test_no_grant_but_the_code_and_its_refresh_exists(client, app, concesion):
+    r = client.post(
+        "/oauth/token",
+        {"grant_type": concesion, "client_id": app.client_id, "username": "x", "password": "y"},
+    )
+    assert r.status_code == 400 and r.json()["error"] == "unsupported_grant_type"
+
+
+def test_the_implicit_response_type_is_refused(sesion, app):
+    parametros = (
+        Pedido(client_id=app.client_id).url().replace("response_type=code", "response_type=token")
+    )
+    r = sesion.get(parametros)
+    assert r.status_code == 302, r.status_code
+    assert consulta(r["Location"])["error"] == "unsupported_response_type"
+    assert not AccessToken.objects.exists() and not Grant.objects.exists()
