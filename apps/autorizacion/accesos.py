@@ -18,7 +18,6 @@ import hmac
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.utils import timezone
 from oauth2_provider.models import AccessToken
@@ -150,8 +149,7 @@ def _al_cambiar_relacion_de_usuarios(
         return
     usuarios = pk_set if reverse else {instance.pk}
     if usuarios is None or AccessToken.objects.filter(user_id__in=usuarios).exists():
-        transaction.on_commit(olvidar)
-        olvidar()
+        olvidar()  # now and after the commit (apps.mcp.identidades.olvidar)
 
 
 def conectar() -> None:

@@ -77,8 +77,11 @@ class Autorizacion(AuthorizationView):
         if (motivo := motivo_sin_acceso(request.user)) is not None:
             return self.sin_acceso(aplicacion, credenciales, alcances, motivo)
         recursos = request.GET.getlist("resource")
-        if ya_aprobado(request.user, aplicacion, alcances) and all(
-            is_valid_resource_uri(r) for r in recursos
+        pide_consentimiento = "consent" in request.GET.get("prompt", "").split()
+        if (
+            not pide_consentimiento
+            and ya_aprobado(request.user, aplicacion, alcances)
+            and all(is_valid_resource_uri(r) for r in recursos)
         ):
             if recursos:
                 credenciales["resource"] = recursos

@@ -356,3 +356,38 @@ def test_a_confidential_client_exchanges_its_code_with_its_secret(sesion):
     codigo = consulta(aprobar(sesion, pedido)["Location"])["code"]
     r = canjear(sesion, pedido, codigo, client_secret=datos["client_secret"])
     assert r.status_code == 200 and r.json()["access_token"].startswith("sgioat_")
+
+
+def test_a_client_asking_for_consent_gets_the_page_even_after_an_approval(sesion, app):
+    conectar(sesion, app.client_id)
+    r = sesion.get(Pedido(client_id=app.client_id).url() + "&prompt=consent")
+    assert r.status_code == 200 and 'name="allow"' in r.content.decode()
+
+
+def test_someone_else_signs_out_and_comes_back_to_the_same_request(sesion, app):
+    url = Pedido(client_id=app.client_id).url()
+    html = sesion.get(url).content.decode()
+    assert 'action="/cuentas/logout/"' in html and "Ingrese con otra cuenta" in html
+    r = sesion.post("/cuentas/logout/", {"next": url})
+    assert r.status_code == 302 and r["Location"] == url
+    r = sesion.get(url)
+    assert r.status_code == 302 and r["Location"].startswith("/cuentas/login/?next=")
+
+
+@pytest.mark.parametrize("concesion", ["password", "client_credentials", "implicit"])
+def test_no_grant_but_the_code_and_its_refresh_exists(client, app, concesion):
+    r = client.post(
+        "/oauth/token",
+        {"grant_type": concesion, "client_id": app.client_id, "username": "x", "password": "y"},
+    )
+    assert r.status_code == 400 and r.json()["error"] == "unsupported_grant_type"
+
+
+def test_the_implicit_response_type_is_refused(sesion, app):
+    parametros = (
+        Pedido(client_id=app.client_id).url().replace("response_type=code", "response_type=token")
+    )
+    r = sesion.get(parametros)
+    assert r.status_code == 302, r.status_code
+    assert consulta(r["Location"])["error"] == "unsupported_response_type"
+    assert not AccessToken.objects.exists() and not Grant.objects.exists()
