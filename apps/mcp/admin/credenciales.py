@@ -103,13 +103,14 @@ class ClaveApiAdmin(CredencialAdmin):
     list_display = ("nombre", "prefijo_visible", "creada", "vence_el", "estado", "usada")
     list_filter = (FiltroEstado, "creado")
     search_fields = ("nombre", "prefijo")
-    readonly_fields = ("prefijo", "creado", "creada_por", "revocado_en", "ultimo_uso")
+    # A key is feminine: its dates say "creada", "revocada" (the shared fields say "creado").
+    readonly_fields = ("prefijo", "creada", "creada_por", "revocada_el", "usada")
     actions = ("revocar",)
 
     def get_fields(self, request, obj=None):
         if obj is None:
             return ("nombre", "vence")
-        return ("nombre", "vence", "prefijo", "creado", "creada_por", "revocado_en", "ultimo_uso")
+        return ("nombre", "vence", "prefijo", "creada", "creada_por", "revocada_el", "usada")
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict:
         vence = timezone.localtime() + timedelta(days=settings.HUB_CLAVE_API_DIAS)
@@ -121,6 +122,10 @@ class ClaveApiAdmin(CredencialAdmin):
     @admin.display(description="creada", ordering="creado")
     def creada(self, obj: ClaveApi) -> str:
         return fecha_corta(obj.creado)
+
+    @admin.display(description="revocada", ordering="revocado_en")
+    def revocada_el(self, obj: ClaveApi) -> str:
+        return fecha_corta(obj.revocado_en)
 
     @admin.display(description="vence", ordering="vence")
     def vence_el(self, obj: ClaveApi) -> str:
