@@ -16,6 +16,7 @@ from django.utils.text import capfirst
 
 from apps.firmas import qr, services
 from apps.firmas.models import Firma
+from hub.admin_acciones import AccionDeObjeto, AdminConAcciones
 
 _PREFIJO_TOKEN = re.compile(r"^[0-9a-fA-F-]{4,36}$")
 
@@ -51,8 +52,27 @@ class AnularForm(forms.Form):
     )
 
 
+ANULAR = AccionDeObjeto(
+    nombre="anular",
+    boton="Anular la firma",
+    titulo="¿Anular esta firma?",
+    aviso=(
+        "La anulación no la borra: queda registrada como anulada, con la fecha y el motivo, y "
+        "la verificación pública responderá «La firma fue anulada.». No se puede deshacer."
+    ),
+    operacion=lambda request, firma, datos: services.anular(
+        firma=firma, motivo=datos["motivo"], motivo_publico=datos["publicar"]
+    ),
+    hecho="firma anulada.",
+    disponible=lambda firma: not firma.anulada,
+    formulario=AnularForm,
+    rechazos=(services.FirmaInvalida,),
+    confirmar="Sí, anular la firma",
+)
+
+
 @admin.register(Firma)
-class FirmaAdmin(admin.ModelAdmin):
+class FirmaAdmin(AdminConAcciones):
     list_display = (
         "token_corto",
         "firmante",
@@ -69,6 +89,7 @@ class FirmaAdmin(admin.ModelAdmin):
     search_help_text = "Nombre, rol o código de verificación (completo o sus primeros caracteres)."
     date_hierarchy = "firmado_en"
     actions = ("anular",)
+    acciones_objeto = (ANULAR,)
     fields = (
         "token",
         "firmante",

@@ -19,7 +19,7 @@ from apps.mcp import services
 from apps.mcp.admin.comun import fecha_corta, insignia
 from apps.mcp.entrega import Entrega
 from apps.mcp.models import ClaveApi, Credencial, TokenPersonal
-from hub.admin_acciones import accion_masiva
+from hub.admin_acciones import AccionDeObjeto, AdminConAcciones, accion_masiva
 
 # The secret of a new key waits for the "key created" page (cookie path: the keys' admin).
 ENTREGA_CLAVE = Entrega("clave", "/admin/mcp/claveapi/")
@@ -77,7 +77,40 @@ class ClaveApiForm(forms.ModelForm):
         return vence
 
 
-class CredencialAdmin(admin.ModelAdmin):
+def _vigente(credencial: Credencial) -> bool:
+    return credencial.revocado_en is None
+
+
+REVOCAR_CLAVE = AccionDeObjeto(
+    nombre="revocar",
+    boton="Revocar la clave",
+    titulo="¿Revocar esta clave de API?",
+    aviso=(
+        "La integración que la usa deja de funcionar de inmediato: el asistente responde "
+        "401 a cada llamada con esta clave. La revocación no se puede deshacer; la clave queda "
+        "en la lista (y en la auditoría) como revocada."
+    ),
+    operacion=lambda request, clave, datos: services.revocar_claves(ids=[clave.pk]),
+    hecho="clave revocada.",
+    disponible=_vigente,
+    confirmar="Sí, revocar la clave",
+)
+REVOCAR_TOKEN = AccionDeObjeto(
+    nombre="revocar",
+    boton="Revocar el token",
+    titulo="¿Revocar este token personal?",
+    aviso=(
+        "Su dueño deja de poder usar el asistente con este token de inmediato (puede crear "
+        "otro en su perfil si conserva el acceso). La revocación no se puede deshacer."
+    ),
+    operacion=lambda request, token, datos: services.revocar_tokens(ids=[token.pk]),
+    hecho="token revocado.",
+    disponible=_vigente,
+    confirmar="Sí, revocar el token",
+)
+
+
+class CredencialAdmin(AdminConAcciones):
     """What keys and tokens share in the admin: revoked, never deleted; the visible prefix."""
 
     def has_delete_permission(self, request, obj=None):
@@ -106,6 +139,7 @@ class ClaveApiAdmin(CredencialAdmin):
     # A key is feminine: its dates say "creada", "revocada" (the shared fields say "creado").
     readonly_fields = ("prefijo", "creada", "creada_por", "revocada_el", "usada")
     actions = ("revocar",)
+    acciones_objeto = (REVOCAR_CLAVE,)
 
     def get_fields(self, request, obj=None):
         if obj is None:
@@ -213,6 +247,7 @@ class TokenPersonalAdmin(CredencialAdmin):
     )
     readonly_fields = fields
     actions = ("revocar",)
+    acciones_objeto = (REVOCAR_TOKEN,)
 
     def get_queryset(self, request):
         return super().get_queryset(request).con_acceso_del_usuario()
