@@ -1,4 +1,4 @@
-"""Admin pieces shared by the budget screens: service-backed forms and actions."""
+"""Admin pieces shared by the budget screens: service-backed forms and actions, amounts in pesos."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from django.contrib.admin.helpers import ActionForm
 from django.db import transaction
 from django.db.models import Model
 from django.http import HttpRequest
+from django.utils.html import format_html
 
+from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.services import ErrorPresupuesto
 from hub.admin_acciones import AccionesDeServicio, Operacion
 from hub.busqueda import filtrar_texto
@@ -103,3 +105,24 @@ def accion(descripcion: str, operacion: Operacion, hecho: str) -> Callable:
 
 def motivo(request: HttpRequest) -> str:
     return request.POST.get("motivo", "")
+
+
+def en_pesos(valor) -> str:
+    """An amount as the site's pages show it ("$ 10.400.000,00"), never broken across lines."""
+    if valor is None:
+        return "—"
+    return format_html('<span class="dinero">{}</span>', pesos(valor))
+
+
+def columna_pesos(campo: str, descripcion: str, *, ordenar: bool = True) -> Callable:
+    """A list column or read-only field (a model admin's method) with the amount `campo` in pesos.
+
+    Django's admin writes a DecimalField as "10400000,00" (no thousands separator: turning it on
+    would put one in every year too), so each amount is shown through this.
+    """
+
+    @admin.display(description=descripcion, ordering=campo if ordenar else None)
+    def columna(modeladmin, obj) -> str:
+        return en_pesos(getattr(obj, campo))
+
+    return columna

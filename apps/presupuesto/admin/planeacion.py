@@ -15,6 +15,8 @@ from apps.presupuesto.admin.comun import (
     FormularioAccionMotivo,
     FormularioServicio,
     accion,
+    columna_pesos,
+    en_pesos,
     motivo,
 )
 from apps.presupuesto.estados import EstadoLinea
@@ -49,7 +51,7 @@ class FormularioVigencia(forms.ModelForm):
 @admin.register(Vigencia)
 class VigenciaAdmin(admin.ModelAdmin):
     form = FormularioVigencia
-    list_display = ["anio", "activa", "tope", "asignado", "sin_asignar"]
+    list_display = ["anio", "activa", "tope_pesos", "asignado", "sin_asignar"]
     readonly_fields = ["activa", "consecutivo_cdp", "consecutivo_rp", "consecutivo_linea"]
     actions = ["activar"]
 
@@ -58,13 +60,15 @@ class VigenciaAdmin(admin.ModelAdmin):
             super().get_queryset(request).annotate(_asignado=Sum("proyectos__asignaciones__valor"))
         )
 
+    tope_pesos = columna_pesos("tope", "tope presupuestal")
+
     @admin.display(description="asignado")
     def asignado(self, obj):
-        return obj._asignado or CERO
+        return en_pesos(obj._asignado or CERO)
 
     @admin.display(description="sin asignar")
     def sin_asignar(self, obj):
-        return obj.tope - (obj._asignado or CERO)
+        return en_pesos(obj.tope - (obj._asignado or CERO))
 
     @admin.action(description="Activar la vigencia seleccionada", permissions=["change"])
     def activar(self, request, queryset):
@@ -123,13 +127,16 @@ class AsignacionInline(admin.TabularInline):
 
     @admin.display(description="certificado en CDP")
     def certificado(self, obj):
-        if not obj.pk:
-            return CERO
-        return certificado_celda(obj.proyecto_id, obj.area_id)
+        return en_pesos(self.certificado_valor(obj))
 
     @admin.display(description="disponible")
     def disponible(self, obj):
-        return obj.valor - self.certificado(obj) if obj.pk else CERO
+        return en_pesos(obj.valor - self.certificado_valor(obj) if obj.pk else CERO)
+
+    def certificado_valor(self, obj):
+        if not obj.pk:
+            return CERO
+        return certificado_celda(obj.proyecto_id, obj.area_id)
 
 
 class ActividadInline(admin.TabularInline):
@@ -152,7 +159,7 @@ class ProyectoAdmin(admin.ModelAdmin):
 
     @admin.display(description="asignado", ordering="_asignado")
     def asignado(self, obj):
-        return obj._asignado or CERO
+        return en_pesos(obj._asignado or CERO)
 
     def get_search_results(self, request, queryset, search_term):
         if not search_term:
@@ -218,7 +225,7 @@ class LineaPaaAdmin(AdminServicio):
         "objeto_corto",
         "area",
         "proyecto",
-        "valor_estimado",
+        "valor_estimado_pesos",
         "mes",
         "estado",
     ]
@@ -232,16 +239,29 @@ class LineaPaaAdmin(AdminServicio):
     CAMPOS_BLOQUEADOS = ["numero", "vigencia", "estado", "motivo_devolucion", "motivo_anulacion"]
 
     def get_fields(self, request, obj=None):
+        campos = self.campos(obj)
+        if obj is not None and not self.editable(obj):
+            # Read-only: the amount in pesos instead of Django's "10400000,00".
+            return ["valor_estimado_pesos" if c == "valor_estimado" else c for c in campos]
+        return campos
+
+    def campos(self, obj):
         if obj is None:
             return FormularioLinea.Meta.fields
         return [*self.CAMPOS_BLOQUEADOS, *FormularioLinea.Meta.fields]
 
+    @staticmethod
+    def editable(obj) -> bool:
+        return obj.estado in (EstadoLinea.BORRADOR, EstadoLinea.EN_REVISION)
+
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
             return []
-        if obj.estado in (EstadoLinea.BORRADOR, EstadoLinea.EN_REVISION):
+        if self.editable(obj):
             return [*self.CAMPOS_BLOQUEADOS, "proyecto", "area", "mes_inicio"]
         return self.get_fields(request, obj)
+
+    valor_estimado_pesos = columna_pesos("valor_estimado", "valor estimado")
 
     @admin.display(description="objeto")
     def objeto_corto(self, obj):
