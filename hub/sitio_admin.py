@@ -29,6 +29,10 @@ class AdminEspanol(admin.ModelAdmin):
         contexto = {"title": capfirst(self.opts.verbose_name_plural), **(extra_context or {})}
         return super().changelist_view(request, contexto)
 
+    def view_on_site(self, obj) -> str | None:
+        """ "Ver en el sitio" on the change page of a record that has a page on the site."""
+        return getattr(obj, "enlace", None) or None
+
     def response_add(self, request: HttpRequest, obj, post_url_continue=None) -> HttpResponse:
         enlace = None
         if self.has_change_permission(request, obj):
@@ -102,6 +106,8 @@ class SitioAdmin(admin.AdminSite):
     index_title = "Administración"
     # The left menu took a quarter of a 1280 px screen from every list; the index lists all.
     enable_nav_sidebar = False
+    # One mark for an empty cell everywhere (Django's default is "-"; the hub writes "—").
+    empty_value_display = "—"
     # How people sign in and leave belongs to the accounts app, which sets these at start from its
     # admin.py (as every app registers its models here); hub names no app. Unset: Django's own.
     login_form = None

@@ -62,7 +62,7 @@ class DocumentoAdmin(admin.ModelAdmin):
         "uid",
         "estado",
         "fecha_publicacion",
-        "codigos_anteriores",
+        "anteriores",
         "creado_en",
         "actualizado_en",
     )
@@ -76,11 +76,16 @@ class DocumentoAdmin(admin.ModelAdmin):
         "temas",
         "estado",
         "fecha_publicacion",
-        "codigos_anteriores",
+        "anteriores",
         "creado_en",
         "actualizado_en",
     )
     actions = ("publicar", "nueva_version", "marcar_obsoleto")
+
+    @admin.display(description="códigos anteriores")
+    def anteriores(self, documento: Documento) -> str:
+        """The old codes as text ("SC-P-01, SC-P-01A"), not the JSON list they are stored as."""
+        return ", ".join(str(c) for c in documento.codigos_anteriores or []) or "—"
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
         """Also accent-insensitive over the search column (old codes and process included)."""

@@ -15,6 +15,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.dispatch import Signal
 from django.utils import timezone
 
+from apps.mcp.etiquetas import etiqueta
 from hub.singleton import ModeloUnico
 
 HERRAMIENTAS_PUBLICAS_POR_DEFECTO = ["estado_solicitud", "buscar_documento"]
@@ -405,7 +406,7 @@ class RegistroAuditoria(models.Model):
     def __str__(self) -> str:
         # Local time, as every date of the admin shows it.
         creado = timezone.localtime(self.creado)
-        return f"{creado:%Y-%m-%d %H:%M:%S} {self.herramienta} {self.resultado}"
+        return f"{creado:%Y-%m-%d %H:%M:%S} {self.herramienta} · {etiqueta(self.resultado)}"
 
     def save(self, *args, **kwargs):
         if not self._state.adding:
@@ -480,4 +481,4 @@ class RechazoAsistente(models.Model):
 
     def __str__(self) -> str:
         minuto = timezone.localtime(self.minuto)
-        return f"{minuto:%Y-%m-%d %H:%M} {self.estado} {self.codigo} ×{self.veces}"
+        return f"{minuto:%Y-%m-%d %H:%M} {self.estado} {etiqueta(self.codigo)} ×{self.veces}"

@@ -15,7 +15,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from apps.mcp.admin.comun import fecha_corta, insignia
+from apps.mcp.admin.comun import etiqueta, fecha_corta, filtro_codigos, insignia
 from apps.mcp.models import RegistroAuditoria
 
 FORMATO = "%Y-%m-%d %H:%M:%S"
@@ -98,7 +98,7 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
     list_filter = (
         "creado",
         "herramienta",
-        "resultado",
+        filtro_codigos("resultado", "resultado"),
         ("usuario", admin.RelatedOnlyFieldListFilter),
         "credencial",
         ("clave", admin.RelatedOnlyFieldListFilter),
@@ -124,7 +124,7 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
         "ip",
         "herramienta",
         "argumentos_legibles",
-        "resultado",
+        "resultado_visible",
         "duracion",
         "request_id",
         "request_id_recibido",
@@ -151,7 +151,7 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
     @admin.display(description="resultado", ordering="resultado")
     def resultado_visible(self, fila: RegistroAuditoria) -> str:
         clase = "activo" if fila.resultado == "ok" else "vencido"
-        return insignia(clase, fila.resultado)
+        return insignia(clase, etiqueta(fila.resultado), titulo=fila.resultado)
 
     @admin.display(description="duración", ordering="duracion_ms")
     def duracion(self, fila: RegistroAuditoria) -> str:

@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 
 from apps.mcp import rechazos
-from apps.mcp.admin.comun import fecha_corta, insignia
+from apps.mcp.admin.comun import etiqueta, fecha_corta, filtro_codigos, insignia
 from apps.mcp.models import RechazoAsistente
 
 
@@ -29,7 +29,7 @@ class RechazoAsistenteAdmin(admin.ModelAdmin):
         "codigo_visible",
         "veces",
     )
-    list_filter = ("codigo", "estado", ("minuto", FiltroFecha))
+    list_filter = (filtro_codigos("codigo", "código"), "estado", ("minuto", FiltroFecha))
     search_fields = ("usuario__username", "clave__nombre", "=direccion", "codigo")
     date_hierarchy = "minuto"
     list_select_related = ("usuario", "clave")
@@ -39,7 +39,7 @@ class RechazoAsistenteAdmin(admin.ModelAdmin):
         "integracion",
         "direccion_visible",
         "estado_visible",
-        "codigo",
+        "codigo_visible",
         "veces",
     )
     readonly_fields = fields
@@ -81,4 +81,4 @@ class RechazoAsistenteAdmin(admin.ModelAdmin):
 
     @admin.display(description="código", ordering="codigo")
     def codigo_visible(self, fila: RechazoAsistente) -> str:
-        return insignia("vencido", fila.codigo)
+        return insignia("vencido", etiqueta(fila.codigo), titulo=fila.codigo)

@@ -181,7 +181,10 @@ class Asignacion(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.proyecto.codigo} / {self.area.sigla}: {self.valor}"
+        # Imported here: the tools package imports the models.
+        from apps.presupuesto.herramientas.formato import pesos
+
+        return f"{self.proyecto.codigo} / {self.area.sigla}: {pesos(self.valor)}"
 
 
 class LineaPaaQuerySet(VisiblesQuerySet):
