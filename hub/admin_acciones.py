@@ -101,12 +101,31 @@ def accion_masiva(
     resumen: Callable[[int], str],
     *,
     permisos: Sequence[str] | None = None,
+    aviso: str | None = None,
 ) -> Callable:
-    """An admin action whose service takes the whole selection at once and says how many."""
+    """An admin action whose service takes the whole selection at once and says how many.
+
+    With `aviso` (what the action cannot undo), it first shows the selection and the warning on
+    a confirmation page, and runs only when that page is sent back.
+    """
 
     def accion(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet):
+        if aviso is not None and request.POST.get("confirmado") != "si":
+            contexto = {
+                **modeladmin.admin_site.each_context(request),
+                "opts": modeladmin.opts,
+                "title": f"{descripcion}: ¿confirma?",
+                "subtitle": None,
+                "aviso": aviso,
+                "descripcion": descripcion,
+                "objetos": queryset,
+                "accion": request.POST.get("action", ""),
+                "casilla": admin.helpers.ACTION_CHECKBOX_NAME,
+            }
+            return TemplateResponse(request, "admin/acciones/confirmar_masiva.html", contexto)
         cuantos = operacion(modeladmin, request, queryset)
         modeladmin.message_user(request, resumen(cuantos), messages.SUCCESS)
+        return None
 
     return admin.action(description=descripcion, permissions=permisos)(accion)
 

@@ -225,6 +225,7 @@ class ClaveApiAdmin(CredencialAdmin):
         "Revocar las claves seleccionadas",
         lambda modeladmin, request, claves: services.revocar_claves(ids=_ids(claves)),
         _revocadas("clave", "claves"),
+        aviso=REVOCAR_CLAVE.aviso,
     )
 
 
@@ -278,4 +279,5 @@ class TokenPersonalAdmin(CredencialAdmin):
         "Revocar los tokens seleccionados",
         lambda modeladmin, request, tokens: services.revocar_tokens(ids=_ids(tokens)),
         _revocadas("token", "tokens"),
+        aviso=REVOCAR_TOKEN.aviso,
     )
