@@ -26,8 +26,22 @@ class AdminEspanol(admin.ModelAdmin):
 
     def changelist_view(self, request: HttpRequest, extra_context=None) -> HttpResponse:
         # "Claves de API" rather than the catalogue's "Escoja clave de API a modificar".
-        contexto = {"title": capfirst(self.opts.verbose_name_plural), **(extra_context or {})}
+        contexto = {
+            "title": capfirst(self.opts.verbose_name_plural),
+            "columnas_ocultas_telefono": self.ocultas_en_telefono(request),
+            **(extra_context or {}),
+        }
         return super().changelist_view(request, contexto)
+
+    def ocultas_en_telefono(self, request: HttpRequest) -> list[str]:
+        """The list's columns a phone does not show: all but the model admin's
+        `columnas_telefono` (its key columns; templates/admin/change_list.html hides the others
+        below 768 px). Read with getattr: this class comes first in every admin's MRO, so a
+        default here would hide the admin's own value."""
+        claves = getattr(self, "columnas_telefono", ())
+        if not claves:
+            return []
+        return [c for c in self.get_list_display(request) if isinstance(c, str) and c not in claves]
 
     def view_on_site(self, obj) -> str | None:
         """ "Ver en el sitio" on the change page of a record that has a page on the site."""

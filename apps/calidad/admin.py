@@ -53,6 +53,7 @@ class DocumentoAdmin(admin.ModelAdmin):
         "estado",
         "fecha_publicacion",
     )
+    columnas_telefono = ("codigo_publicado", "titulo", "estado")
     list_filter = ("estado", "tipo", "proceso")
     list_select_related = ("proceso",)
     search_fields = ("codigo_publicado", "titulo", "temas", "uid")

@@ -100,6 +100,7 @@ class FirmaAdmin(AdminConAcciones):
         "estado",
         "enlaces_qr",
     )
+    columnas_telefono = ("token_corto", "documento_visible", "estado")
     list_filter = (EstadoFilter, TipoDocumentoFilter, "firmado_en")
     list_select_related = ("content_type",)
     search_fields = ("firmante", "rol")

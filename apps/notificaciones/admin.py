@@ -58,6 +58,7 @@ class MensajeContactoAdmin(AdminConAcciones):
         "reenviado",
     )
     list_display_links = ("referencia", "asunto_corto")
+    columnas_telefono = ("referencia", "asunto_corto", "atendido")
     list_filter = ("sitio", "leido", "atendido", "recibido_en")
     list_select_related = ("sitio", "atendido_por")
     date_hierarchy = "recibido_en"

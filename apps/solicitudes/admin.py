@@ -136,6 +136,7 @@ class SolicitudAdmin(admin.ModelAdmin):
         "fecha_radicacion",
         "fecha_actualizacion",
     )
+    columnas_telefono = ("numero_visible", "tipo", "estado")
     list_filter = ("estado", "tipo", "area", "fecha_radicacion")
     list_select_related = ("tipo", "etapa_actual", "area", "solicitante")
     search_fields = ("numero_radicado", "resumen")

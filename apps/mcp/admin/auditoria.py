@@ -95,6 +95,7 @@ class RegistroAuditoriaAdmin(admin.ModelAdmin):
         "resultado_visible",
         "duracion",
     )  # the IP (up to 39 characters in IPv6) is in each row's page, the CSV and the search
+    columnas_telefono = ("fecha", "herramienta", "resultado_visible")
     list_filter = (
         "creado",
         "herramienta",

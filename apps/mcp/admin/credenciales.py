@@ -134,6 +134,7 @@ def _revocadas(singular: str, plural: str) -> Callable[[int], str]:
 class ClaveApiAdmin(CredencialAdmin):
     form = ClaveApiForm
     list_display = ("nombre", "prefijo_visible", "creada", "vence_el", "estado", "usada")
+    columnas_telefono = ("nombre", "estado")
     list_filter = (FiltroEstado, "creado")
     search_fields = ("nombre", "prefijo")
     # A key is feminine: its dates say "creada", "revocada" (the shared fields say "creado").
@@ -232,6 +233,7 @@ class ClaveApiAdmin(CredencialAdmin):
 @admin.register(TokenPersonal)
 class TokenPersonalAdmin(CredencialAdmin):
     list_display = ("usuario", "nombre", "prefijo_visible", "vence_el", "estado", "usado")
+    columnas_telefono = ("usuario", "nombre", "estado")
     list_filter = (FiltroEstado, "vence")
     list_select_related = ("usuario",)
     search_fields = ("usuario__username", "nombre", "prefijo")

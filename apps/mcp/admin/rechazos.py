@@ -29,6 +29,7 @@ class RechazoAsistenteAdmin(admin.ModelAdmin):
         "codigo_visible",
         "veces",
     )
+    columnas_telefono = ("minuto_local", "codigo_visible", "veces")
     list_filter = (filtro_codigos("codigo", "código"), "estado", ("minuto", FiltroFecha))
     search_fields = ("usuario__username", "clave__nombre", "=direccion", "codigo")
     date_hierarchy = "minuto"

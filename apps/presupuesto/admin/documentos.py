@@ -251,6 +251,7 @@ class CdpAdmin(AdminDocumento):
         "estado",
         "fecha_expedicion",
     ]
+    columnas_telefono = ("numero", "saldo_pesos", "estado")
     list_filter = ["estado", "vigencia", "area", "estado_expedicion"]
     list_select_related = ["vigencia", "area", "proyecto"]
     search_fields = ["numero"]
@@ -329,6 +330,7 @@ class RpAdmin(AdminDocumento):
         "estado",
         "fecha_expedicion",
     ]
+    columnas_telefono = ("numero", "valor_actual_pesos", "estado")
     list_filter = ["estado", "vigencia", "cdp__area", "estado_expedicion"]
     list_select_related = ["cdp"]
     search_fields = ["numero"]
