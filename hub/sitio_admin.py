@@ -47,6 +47,28 @@ class AdminEspanol(admin.ModelAdmin):
         """ "Ver en el sitio" on the change page of a record that has a page on the site."""
         return getattr(obj, "enlace", None) or None
 
+    def render_change_form(
+        self, request: HttpRequest, context, add=False, change=False, form_url="", obj=None
+    ):
+        # A record with nothing to edit (every field read-only, no editable inline) is shown
+        # without "Guardar" buttons that would save nothing.
+        if change and not add and not self.hay_que_editar(context):
+            context.update(
+                show_save=False, show_save_and_continue=False, show_save_and_add_another=False
+            )
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    @staticmethod
+    def hay_que_editar(context) -> bool:
+        """Whether the change page holds any editable field or inline."""
+        formulario = context.get("adminform")
+        if formulario is not None and formulario.form.fields:
+            return True
+        return any(
+            f.has_add_permission or f.has_change_permission or f.has_delete_permission
+            for f in context.get("inline_admin_formsets", [])
+        )
+
     def response_add(self, request: HttpRequest, obj, post_url_continue=None) -> HttpResponse:
         enlace = None
         if self.has_change_permission(request, obj):

@@ -148,3 +148,32 @@ def test_one_api_key_is_feminine_in_its_list_and_its_page(demo, superusuario, cl
     )
     assert "Creada" in lista and "Creada por:" in pagina and "Creada:" in pagina
     assert "Creado" not in lista + pagina
+
+
+@pytest.mark.parametrize(
+    "modelo",
+    [
+        "mcp.tokenpersonal",
+        "solicitudes.tarea",
+        "solicitudes.consecutivo",
+        "notificaciones.mensajecontacto",
+    ],
+)
+def test_a_record_with_nothing_to_edit_has_no_save_buttons(demo, superusuario, client, modelo):
+    from django.apps import apps
+
+    clase = apps.get_model(modelo)
+    objeto = clase.objects.order_by("pk").first()
+    assert objeto is not None
+    opts = clase._meta
+    ruta = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[objeto.pk])
+    contenido = client.get(ruta).content.decode()
+    assert 'name="_save"' not in contenido and 'name="_continue"' not in contenido
+
+
+def test_a_record_with_editable_fields_keeps_its_save_button(demo, superusuario, client):
+    from apps.cuentas.models import Area
+
+    area = Area.objects.order_by("pk").first()
+    contenido = client.get(reverse("admin:cuentas_area_change", args=[area.pk])).content.decode()
+    assert 'name="_save"' in contenido

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 from datetime import timedelta
 
 import pytest
@@ -132,4 +133,4 @@ def test_history_and_task_captions_are_in_local_time_without_an_id_prefix(admin_
     assert f"· {utc}" not in contenido
     tarea = Tarea.objects.filter(solicitud=solicitud).first()
     assert str(tarea).startswith(str(tarea.etapa))
-    assert f"{solicitud.pk} · " not in contenido
+    assert re.search(rf"[>\s]{solicitud.pk} · ", contenido) is None
