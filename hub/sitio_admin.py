@@ -4,6 +4,7 @@ and the same throttled sign-in and sign-out as the staff pages."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.contrib import admin, messages
@@ -11,6 +12,8 @@ from django.contrib.admin.apps import AdminConfig
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.text import capfirst
 
 from hub import gramatica
@@ -19,6 +22,27 @@ if TYPE_CHECKING:  # not at import: this module loads with the settings, before 
     from django.contrib.auth.views import LogoutView
 
 Vista = Callable[..., HttpResponse]
+
+
+def fecha_corta(valor, *, solo_dia: bool = False) -> str:
+    """A date, or a moment in local time, compact for a list column ("2026-11-19 18:46")."""
+    if not valor:
+        return "—"
+    if isinstance(valor, datetime):
+        texto = timezone.localtime(valor).strftime("%Y-%m-%d" if solo_dia else "%Y-%m-%d %H:%M")
+    else:
+        texto = valor.isoformat()
+    return format_html('<span class="nowrap">{}</span>', texto)
+
+
+def columna_fecha(campo: str, descripcion: str, *, solo_dia: bool = False) -> Callable:
+    """A list column (a model admin's method) with the date `campo` written short."""
+
+    @admin.display(description=descripcion, ordering=campo)
+    def columna(modeladmin, obj) -> str:
+        return fecha_corta(getattr(obj, campo), solo_dia=solo_dia)
+
+    return columna
 
 
 class AdminEspanol(admin.ModelAdmin):

@@ -8,6 +8,7 @@ from django.http import HttpRequest
 from apps.calidad import services
 from apps.calidad.models import Documento, Proceso
 from hub.admin_acciones import AccionesDeServicio
+from hub.sitio_admin import columna_fecha
 
 # A document the service refuses is a warning (the others still go through), in id order.
 ACCIONES = AccionesDeServicio(
@@ -44,16 +45,17 @@ class DocumentoForm(forms.ModelForm):
 @admin.register(Documento)
 class DocumentoAdmin(admin.ModelAdmin):
     form = DocumentoForm
+    # Within 1280 px; the process is a filter and the document's page.
     list_display = (
         "codigo_publicado",
-        "titulo",
+        "titulo_corto",
         "version",
         "tipo",
-        "proceso",
         "estado",
-        "fecha_publicacion",
+        "publicado",
     )
-    columnas_telefono = ("codigo_publicado", "titulo", "estado")
+    columnas_telefono = ("codigo_publicado", "titulo_corto", "estado")
+    publicado = columna_fecha("fecha_publicacion", "publicación")
     list_filter = ("estado", "tipo", "proceso")
     list_select_related = ("proceso",)
     search_fields = ("codigo_publicado", "titulo", "temas", "uid")
@@ -82,6 +84,11 @@ class DocumentoAdmin(admin.ModelAdmin):
         "actualizado_en",
     )
     actions = ("publicar", "nueva_version", "marcar_obsoleto")
+
+    @admin.display(description="título", ordering="titulo")
+    def titulo_corto(self, documento: Documento) -> str:
+        titulo = documento.titulo
+        return titulo if len(titulo) <= 70 else titulo[:69] + "…"
 
     @admin.display(description="códigos anteriores")
     def anteriores(self, documento: Documento) -> str:

@@ -46,7 +46,7 @@ LISTAS = [
 COMPLETAS = {
     "/admin/notificaciones/mensajecontacto/": ["recibido", "nombre_corto", "leido", "reenviado"],
     "/admin/firmas/firma/": ["enlaces_qr", "firmado", "tipo_documento"],
-    "/admin/presupuesto/rp/": ["cdp", "beneficiario_corto", "obligado_pesos", "fecha_expedicion"],
+    "/admin/presupuesto/rp/": ["cdp", "beneficiario_corto", "obligado_pesos", "expedicion"],
 }
 
 
@@ -192,3 +192,28 @@ def test_the_assistant_address_wraps_inside_its_card_on_a_phone(navegador):
     assert direccion["x"] + direccion["width"] <= tarjeta + 0.5
     assert ancho_de_pagina(pagina) <= 390
     capturar(pagina, "perfil_direccion_390")
+
+
+def test_every_admin_list_fits_1280_with_the_demo_data(navegador):
+    import io
+
+    from django.contrib import admin
+    from django.core.management import call_command
+    from django.urls import reverse
+
+    call_command("demo_data", stdout=io.StringIO(), stderr=io.StringIO())
+    UserFactory(username="marta", is_staff=True, is_superuser=True)
+    pagina = navegador(1280, 900)
+    _ingresar(pagina)
+    anchas = []
+    for modelo in admin.site._registry:
+        opts = modelo._meta
+        ruta = reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist")
+        assert pagina.goto(pagina.base + ruta).status == 200, ruta
+        resultados = pagina.locator(".results")
+        if ancho_de_pagina(pagina) > 1280 or (
+            resultados.count() and not resultados.evaluate("e => e.scrollWidth <= e.clientWidth")
+        ):
+            anchas.append(ruta)
+            capturar(pagina, "ancha_" + opts.model_name)
+    assert anchas == []

@@ -17,6 +17,7 @@ from apps.presupuesto.admin.comun import (
 )
 from apps.presupuesto.estados import EstadoExpedicion
 from apps.presupuesto.models import Cdp, MovimientoCdp, MovimientoRp, Rp
+from hub.sitio_admin import columna_fecha
 
 # Amounts are shown in pesos ("$ 10.400.000,00") through the admins' *_pesos methods.
 SALDOS_CDP = ["valor_inicial_pesos", "valor_actual_pesos", "comprometido_pesos", "saldo_pesos"]
@@ -165,6 +166,8 @@ class AdminDocumento(ConPesos, AdminServicio):
     def get_inlines(self, request, obj):
         return self.inlines if obj is not None else []
 
+    expedicion = columna_fecha("fecha_expedicion", "expedición")
+
     @admin.display(description="objeto")
     def objeto_corto(self, obj):
         return _corto(obj.objeto, 60)
@@ -249,7 +252,7 @@ class CdpAdmin(AdminDocumento):
         "valor_actual_pesos",
         "saldo_pesos",
         "estado",
-        "fecha_expedicion",
+        "expedicion",
     ]
     columnas_telefono = ("numero", "saldo_pesos", "estado")
     list_filter = ["estado", "vigencia", "area", "estado_expedicion"]
@@ -328,7 +331,7 @@ class RpAdmin(AdminDocumento):
         "valor_actual_pesos",
         "obligado_pesos",
         "estado",
-        "fecha_expedicion",
+        "expedicion",
     ]
     columnas_telefono = ("numero", "valor_actual_pesos", "estado")
     list_filter = ["estado", "vigencia", "cdp__area", "estado_expedicion"]

@@ -219,16 +219,16 @@ class FormularioLinea(FormularioServicio):
 class LineaPaaAdmin(AdminServicio):
     form = FormularioLinea
     action_form = FormularioAccionMotivo
+    # Within 1280 px: which line, what for, whose, how much, when, where it stands.
     list_display = [
         "numero",
-        "vigencia",
         "objeto_corto",
-        "area",
-        "proyecto",
+        "area_sigla",
         "valor_estimado_pesos",
         "mes",
         "estado",
     ]
+    columnas_telefono = ("numero", "valor_estimado_pesos", "estado")
     list_filter = ["estado", "area", FiltroMes, "vigencia", "modalidad"]
     list_select_related = ["vigencia", "area", "proyecto"]
     search_fields = ["objeto"]
@@ -265,7 +265,11 @@ class LineaPaaAdmin(AdminServicio):
 
     @admin.display(description="objeto")
     def objeto_corto(self, obj):
-        return obj.objeto if len(obj.objeto) <= 80 else obj.objeto[:79] + "…"
+        return obj.objeto if len(obj.objeto) <= 70 else obj.objeto[:69] + "…"
+
+    @admin.display(description="área", ordering="area__sigla")
+    def area_sigla(self, obj):
+        return obj.area.sigla
 
     @admin.display(description="mes", ordering="mes_inicio")
     def mes(self, obj):
