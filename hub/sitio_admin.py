@@ -45,6 +45,19 @@ def columna_fecha(campo: str, descripcion: str, *, solo_dia: bool = False) -> Ca
     return columna
 
 
+def con_titulo(base: type[admin.ListFilter], titulo: str) -> type[admin.ListFilter]:
+    """A field's list filter under a title that reads well after Django's "Por" ("Por fecha de
+    firma", not "Por firmado en"; "Por corrección", not "Por es corrección")."""
+
+    class Titulado(base):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.title = titulo
+
+    Titulado.__name__ = f"{base.__name__}Titulado"
+    return Titulado
+
+
 class AdminEspanol(admin.ModelAdmin):
     """Titles in plain Spanish and save/delete messages that agree with the model's name."""
 

@@ -18,6 +18,7 @@ from django.utils.text import capfirst
 from apps.firmas import qr, services
 from apps.firmas.models import Firma
 from hub.admin_acciones import AccionDeObjeto, AdminConAcciones
+from hub.sitio_admin import con_titulo
 
 _PREFIJO_TOKEN = re.compile(r"^[0-9a-fA-F-]{4,36}$")
 
@@ -101,7 +102,11 @@ class FirmaAdmin(AdminConAcciones):
         "enlaces_qr",
     )
     columnas_telefono = ("token_corto", "documento_visible", "estado")
-    list_filter = (EstadoFilter, TipoDocumentoFilter, "firmado_en")
+    list_filter = (
+        EstadoFilter,
+        TipoDocumentoFilter,
+        ("firmado_en", con_titulo(admin.DateFieldListFilter, "fecha de firma")),
+    )
     list_select_related = ("content_type",)
     search_fields = ("firmante", "rol")
     search_help_text = "Nombre, rol o código de verificación (completo o sus primeros caracteres)."

@@ -326,7 +326,7 @@ class ConfirmacionUsada(models.Model):
         verbose_name_plural = "confirmaciones usadas"
 
     def __str__(self) -> str:
-        return f"{self.herramienta} {self.usada_en:%Y-%m-%d %H:%M}"
+        return f"{self.herramienta} {timezone.localtime(self.usada_en):%Y-%m-%d %H:%M}"
 
 
 class SoloAgregar(Exception):

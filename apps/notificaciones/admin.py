@@ -10,6 +10,7 @@ from django.utils.html import format_html
 from apps.notificaciones import services
 from apps.notificaciones.models import MensajeContacto, SitioContacto
 from hub.admin_acciones import AccionDeObjeto, AdminConAcciones, accion_masiva
+from hub.sitio_admin import con_titulo
 
 ATENDER = AccionDeObjeto(
     nombre="atender",
@@ -59,7 +60,12 @@ class MensajeContactoAdmin(AdminConAcciones):
     )
     list_display_links = ("referencia", "asunto_corto")
     columnas_telefono = ("referencia", "asunto_corto", "atendido")
-    list_filter = ("sitio", "leido", "atendido", "recibido_en")
+    list_filter = (
+        "sitio",
+        "leido",
+        "atendido",
+        ("recibido_en", con_titulo(admin.DateFieldListFilter, "fecha de recepción")),
+    )
     list_select_related = ("sitio", "atendido_por")
     date_hierarchy = "recibido_en"
     search_fields = ("referencia", "nombre", "correo", "asunto", "mensaje")

@@ -23,7 +23,7 @@ from apps.solicitudes.models import (
     Tarea,
     TipoSolicitud,
 )
-from hub.sitio_admin import columna_fecha
+from hub.sitio_admin import columna_fecha, con_titulo
 
 MASCARA = "•••••• (dato sensible)"
 
@@ -38,7 +38,11 @@ class EtapaInline(admin.TabularInline):
 @admin.register(TipoSolicitud)
 class TipoSolicitudAdmin(admin.ModelAdmin):
     list_display = ("nombre", "codigo", "area", "prefijo", "es_mesa_ayuda", "activo", "n_etapas")
-    list_filter = ("activo", "es_mesa_ayuda", "area")
+    list_filter = (
+        "activo",
+        ("es_mesa_ayuda", con_titulo(admin.BooleanFieldListFilter, "mesa de ayuda")),
+        "area",
+    )
     search_fields = ("nombre", "codigo")
     prepopulated_fields = {"codigo": ("nombre",)}
     inlines = [EtapaInline]
@@ -274,7 +278,12 @@ class TareaAdmin(admin.ModelAdmin):
     list_display = ("solicitud", "etapa", "responsable", "vence", "vencida", "completada")
     vence = columna_fecha("vence_en", "vence")
     completada = columna_fecha("completada_en", "completada")
-    list_filter = (VencimientoFilter, "rol", "requiere_firma", "es_correccion")
+    list_filter = (
+        VencimientoFilter,
+        "rol",
+        ("requiere_firma", con_titulo(admin.BooleanFieldListFilter, "firma requerida")),
+        ("es_correccion", con_titulo(admin.BooleanFieldListFilter, "corrección")),
+    )
     list_select_related = ("solicitud", "etapa", "rol", "asignada_a")
     search_fields = ("solicitud__numero_radicado",)
     show_full_result_count = False

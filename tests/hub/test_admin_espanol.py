@@ -31,6 +31,7 @@ DESLICES = [
     r"Seleccionar todos \w",
     r"\bCan (add|change|delete|view)\b",
     r"registrada por (?!el |la |los |las |la entidad)[A-ZÁÉÍÓÚ]",
+    r"\bPor (es|requiere|firmado en|recibido)\b",  # filter titles that do not read after "Por"
 ]
 
 
