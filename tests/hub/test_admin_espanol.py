@@ -144,8 +144,11 @@ SELECTOR = {
 
 def test_one_api_key_is_feminine_in_its_list_and_its_page(demo, superusuario, client):
     lista = texto_visible(client.get(reverse("admin:mcp_claveapi_changelist")).content.decode())
+    from apps.mcp.models import ClaveApi
+
+    clave = ClaveApi.objects.order_by("pk").first()
     pagina = texto_visible(
-        client.get(reverse("admin:mcp_claveapi_change", args=[1])).content.decode()
+        client.get(reverse("admin:mcp_claveapi_change", args=[clave.pk])).content.decode()
     )
     assert "Creada" in lista and "Creada por:" in pagina and "Creada:" in pagina
     assert "Creado" not in lista + pagina
