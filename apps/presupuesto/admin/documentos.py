@@ -16,6 +16,7 @@ from apps.presupuesto.admin.comun import (
     motivo,
 )
 from apps.presupuesto.estados import EstadoExpedicion
+from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.models import Cdp, MovimientoCdp, MovimientoRp, Rp
 from hub.sitio_admin import columna_fecha
 
@@ -234,7 +235,9 @@ class AdminDocumento(ConPesos, AdminServicio):
             cdp = objeto if isinstance(objeto, Cdp) else objeto.cdp
             diferencias = services.recalcular_saldos(cdp)
             if diferencias:
-                detalle = "; ".join(f"{k}: {a} ≠ {b}" for k, (a, b) in diferencias.items())
+                detalle = "; ".join(
+                    f"{k}: {pesos(a)} ≠ {pesos(b)}" for k, (a, b) in diferencias.items()
+                )
                 self.message_user(request, f"{cdp}: {detalle}", messages.WARNING)
             else:
                 self.message_user(request, f"{cdp}: saldos consistentes.", messages.SUCCESS)

@@ -20,6 +20,7 @@ from apps.presupuesto.admin.comun import (
     motivo,
 )
 from apps.presupuesto.estados import EstadoLinea
+from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.models import Actividad, Asignacion, LineaPaa, Proyecto, Vigencia
 from apps.presupuesto.models.base import CERO
 from apps.presupuesto.services.celdas import certificado_celda
@@ -43,7 +44,7 @@ class FormularioVigencia(forms.ModelForm):
             )
             if tope < asignado:
                 raise forms.ValidationError(
-                    f"No puede ser menor que lo ya asignado a proyectos ({asignado})."
+                    f"No puede ser menor que lo ya asignado a proyectos ({pesos(asignado)})."
                 )
         return tope
 
@@ -113,8 +114,8 @@ class AsignacionFormSet(BaseInlineFormSet):
         )
         if otras + propias > vigencia.tope:
             raise forms.ValidationError(
-                f"Las asignaciones superan el tope de la vigencia ({vigencia.tope}); "
-                f"queda por asignar {vigencia.tope - otras}."
+                f"Las asignaciones superan el tope de la vigencia ({pesos(vigencia.tope)}); "
+                f"queda por asignar {pesos(vigencia.tope - otras)}."
             )
 
 
