@@ -11,6 +11,7 @@ class HubConfig(AppConfig):
     def ready(self) -> None:
         from django.conf import settings
         from django.db.backends.signals import connection_created
+        from django.db.models.signals import post_migrate
         from django.utils.module_loading import autodiscover_modules
 
         from hub import (
@@ -20,8 +21,11 @@ class HubConfig(AppConfig):
             paginas_error,
         )
         from hub.conexiones import ajustar_sesion
+        from hub.permisos import traducir_permisos
 
         connection_created.connect(ajustar_sesion, dispatch_uid="hub.conexiones")
+        # After Django's own create_permissions (auth is earlier in INSTALLED_APPS): Spanish names.
+        post_migrate.connect(traducir_permisos, dispatch_uid="hub.permisos")
         # The cache is never more authoritative than the database (hub.coherencia).
         connection_created.connect(coherencia.al_conectar, dispatch_uid="hub.coherencia")
         if coherencia.cache_volvio not in cache.AL_VOLVER:

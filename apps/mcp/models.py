@@ -15,6 +15,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.dispatch import Signal
 from django.utils import timezone
 
+from apps.mcp.etiquetas import etiqueta
 from hub.singleton import ModeloUnico
 
 HERRAMIENTAS_PUBLICAS_POR_DEFECTO = ["estado_solicitud", "buscar_documento"]
@@ -374,7 +375,7 @@ class ConfirmacionUsada(models.Model):
         verbose_name_plural = "confirmaciones usadas"
 
     def __str__(self) -> str:
-        return f"{self.herramienta} {self.usada_en:%Y-%m-%d %H:%M}"
+        return f"{self.herramienta} {timezone.localtime(self.usada_en):%Y-%m-%d %H:%M}"
 
 
 class SoloAgregar(Exception):
@@ -461,7 +462,7 @@ class RegistroAuditoria(models.Model):
     def __str__(self) -> str:
         # Local time, as every date of the admin shows it.
         creado = timezone.localtime(self.creado)
-        return f"{creado:%Y-%m-%d %H:%M:%S} {self.herramienta} {self.resultado}"
+        return f"{creado:%Y-%m-%d %H:%M:%S} {self.herramienta} · {etiqueta(self.resultado)}"
 
     def save(self, *args, **kwargs):
         if not self._state.adding:
@@ -536,4 +537,4 @@ class RechazoAsistente(models.Model):
 
     def __str__(self) -> str:
         minuto = timezone.localtime(self.minuto)
-        return f"{minuto:%Y-%m-%d %H:%M} {self.estado} {self.codigo} ×{self.veces}"
+        return f"{minuto:%Y-%m-%d %H:%M} {self.estado} {etiqueta(self.codigo)} ×{self.veces}"

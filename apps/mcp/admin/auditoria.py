@@ -17,8 +17,9 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from apps.mcp.admin.columnas import fecha_corta, insignia
+from apps.mcp.admin.columnas import fecha_corta, filtro_codigos, insignia
 from apps.mcp.admin.solo_lectura import AdminSoloLectura
+from apps.mcp.etiquetas import etiqueta
 from apps.mcp.models import RegistroAuditoria
 
 FORMATO = "%Y-%m-%d %H:%M:%S"
@@ -130,10 +131,11 @@ class RegistroAuditoriaAdmin(AdminSoloLectura):
         "resultado_visible",
         "duracion",
     )  # the IP (up to 39 characters in IPv6) is in each row's page, the CSV and the search
+    columnas_telefono = ("fecha", "herramienta", "resultado_visible")
     list_filter = (
         "creado",
         "herramienta",
-        "resultado",
+        filtro_codigos("resultado", "resultado"),
         ("usuario", admin.RelatedOnlyFieldListFilter),
         "credencial",
         ("clave", admin.RelatedOnlyFieldListFilter),
@@ -162,7 +164,7 @@ class RegistroAuditoriaAdmin(AdminSoloLectura):
         "ip",
         "herramienta",
         "argumentos_legibles",
-        "resultado",
+        "resultado_visible",
         "duracion",
         "request_id",
         "request_id_recibido",
@@ -182,7 +184,7 @@ class RegistroAuditoriaAdmin(AdminSoloLectura):
     @admin.display(description="resultado", ordering="resultado")
     def resultado_visible(self, fila: RegistroAuditoria) -> str:
         clase = "activo" if fila.resultado == "ok" else "vencido"
-        return insignia(clase, fila.resultado)
+        return insignia(clase, etiqueta(fila.resultado), titulo=fila.resultado)
 
     @admin.display(description="duración", ordering="duracion_ms")
     def duracion(self, fila: RegistroAuditoria) -> str:
