@@ -348,9 +348,9 @@ def precargar(request: HttpRequest, kwargs: dict[str, Any], plan: Any) -> None:
     )
     ip = ip_cliente(request)
     if token is not None:
-        plan.agregar(services.marca_uso_token(token[0], ip), 1, services.SEGUNDOS_USO)
+        plan.agregar(services.testigo_uso_token(token[0], ip), 1, services.SEGUNDOS_USO)
     if clave is not None:
-        plan.agregar(services.marca_uso_clave(clave[0]), 1, services.SEGUNDOS_USO)
+        plan.agregar(services.testigo_uso_clave(clave[0]), 1, services.SEGUNDOS_USO)
 
 
 vista_mcp.precargar = precargar  # type: ignore[attr-defined]

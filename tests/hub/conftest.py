@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import uuid
+
 import pytest
 import redis.connection
+from django.core.cache import caches
+from django.test import override_settings
+
+from tests.procesos import REDIS_POR_DEFECTO
 
 
 @pytest.fixture
@@ -18,3 +25,26 @@ def idas(monkeypatch):
 
     monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", contando)
     return enviadas
+
+
+@pytest.fixture
+def redis_real():
+    """The default cache is a real Redis for this test (REDIS_URL, or the local one), under a
+    private prefix whatever cache the rest of the run uses; its keys are removed afterwards.
+    Yields the redis-py client, to look at what the cache left there."""
+    prefijo = f"idas-{uuid.uuid4().hex[:8]}"
+    conf = {
+        "default": {
+            "BACKEND": "hub.cache.CacheRedis",
+            "LOCATION": os.environ.get("REDIS_URL") or REDIS_POR_DEFECTO,
+            "KEY_PREFIX": prefijo,
+        }
+    }
+    with override_settings(CACHES=conf):
+        cliente = caches["default"]._cache.get_client(write=True)
+        try:
+            yield cliente
+        finally:
+            claves = list(cliente.scan_iter(f"{prefijo}:*"))
+            if claves:
+                cliente.delete(*claves)

@@ -1,18 +1,14 @@
 """Redis round trips per request, counted like queries: they must not creep back.
 
 Always against a real Redis (REDIS_URL, or the local one the two-host test also needs), under a
-private prefix, whatever cache the rest of the run uses.
+private prefix, whatever cache the rest of the run uses (the `redis_real` fixture).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import uuid
 
 import pytest
-from django.core.cache import caches
-from django.test import override_settings
 
 from apps.cuentas.models import Area
 from hub.limites import contar
@@ -21,38 +17,20 @@ from tests.factories import AreaFactory, UserFactory
 from tests.firmas.factories import firmar
 from tests.marca.factories import URL_MARCA, png, poner_imagen
 from tests.mcp.factories import nueva_clave, nuevo_token
-from tests.procesos import REDIS_POR_DEFECTO
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def redis_real():
-    """The default cache is a real Redis for this test; its keys are removed afterwards."""
-    prefijo = f"idas-{uuid.uuid4().hex[:8]}"
-    conf = {
-        "default": {
-            "BACKEND": "hub.cache.CacheRedis",
-            "LOCATION": os.environ.get("REDIS_URL") or REDIS_POR_DEFECTO,
-            "KEY_PREFIX": prefijo,
-        }
-    }
-    with override_settings(CACHES=conf):
-        cliente = caches["default"]._cache.get_client(write=True)
-        try:
-            yield
-        finally:
-            claves = list(cliente.scan_iter(f"{prefijo}:*"))
-            if claves:
-                cliente.delete(*claves)
-
-
-def test_counting_a_hit_is_one_round_trip(redis_real, idas):
+def test_counting_a_hit_outside_a_request_is_an_add_then_an_incr_once_the_window_exists(
+    redis_real, idas
+):
+    # django-ratelimit's own calls, one round trip each (docs/decisiones.md, issue 24 item 2).
     contar(grupo="g", clave="otra", limite=5, ventana=60)  # opens the connection (handshake)
     idas[0] = 0
     assert contar(grupo="g", clave="k", limite=5, ventana=60).usados == 1
+    assert idas[0] == 1
     assert contar(grupo="g", clave="k", limite=5, ventana=60).usados == 2
-    assert idas[0] == 2
+    assert idas[0] == 3
 
 
 LOGO = "/auth/api/v1/auth/marca/archivo/logo"
