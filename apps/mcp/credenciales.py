@@ -122,7 +122,7 @@ class TipoCredencial:
     bearer: str
     buscar: Callable[[str], Any]  # digest -> row, from the shared cache (apps.mcp.identidades)
     anotar_uso: Callable[[Any, str, datetime], None]  # (row, ip, now): the once-a-minute write
-    llave_uso: Callable[[int, str], str]  # (row id, ip) -> the cache key noted once a minute
+    testigo_uso: Callable[[int, str], str]  # (row id, ip) -> its testigo de uso (services)
     invalida: tuple[str, str]  # code and text of the 401 when the secret names no valid row
 
 
@@ -134,7 +134,7 @@ TOKEN = TipoCredencial(
     bearer=secretos.PREFIJO_TOKEN,
     buscar=identidades.token,
     anotar_uso=services.anotar_uso_token,
-    llave_uso=services.llave_uso_token,
+    testigo_uso=services.testigo_uso_token,
     invalida=("TOKEN_MCP_INVALIDO", "El token personal no es válido, venció o fue revocado."),
 )
 CLAVE = TipoCredencial(
@@ -145,7 +145,7 @@ CLAVE = TipoCredencial(
     bearer="",
     buscar=identidades.clave_api,
     anotar_uso=lambda clave, _ip, ahora: services.anotar_uso_clave(clave, ahora),
-    llave_uso=lambda clave_id, _ip: services.llave_uso_clave(clave_id),
+    testigo_uso=lambda clave_id, _ip: services.testigo_uso_clave(clave_id),
     invalida=("API_KEY_INVALIDA", "La clave de API no es válida, venció o fue revocada."),
 )
 # In order: a bearer value goes to the first kind whose `bearer` prefix it starts with (the API
@@ -265,7 +265,7 @@ def _identificar(
     ip = ip_cliente(request)
     if plan is not None:
         for resuelta in resueltas.values():
-            plan.agregar(resuelta.tipo.llave_uso(resuelta.id, ip), 1, services.SEGUNDOS_USO)
+            plan.agregar(resuelta.tipo.testigo_uso(resuelta.id, ip), 1, services.SEGUNDOS_USO)
         return None, resueltas
     if Papel.INTEGRACION not in resueltas and not ajustes.permitir_token_solo:
         raise _sin_credencial(

@@ -1,7 +1,7 @@
 """Redis round trips per request, counted like queries: they must not creep back.
 
 Always against a real Redis (REDIS_URL, or the local one the two-host test also needs), under a
-private prefix, whatever cache the rest of the run uses.
+private prefix, whatever cache the rest of the run uses (the `redis_real` fixture).
 """
 
 from __future__ import annotations
@@ -21,12 +21,16 @@ from tests.mcp.factories import nueva_clave, nuevo_token
 pytestmark = pytest.mark.django_db
 
 
-def test_counting_a_hit_is_one_round_trip(redis_real, idas):
+def test_counting_a_hit_outside_a_request_is_an_add_then_an_incr_once_the_window_exists(
+    redis_real, idas
+):
+    # django-ratelimit's own calls, one round trip each (docs/decisiones.md, issue 24 item 2).
     contar(grupo="g", clave="otra", limite=5, ventana=60)  # opens the connection (handshake)
     idas[0] = 0
     assert contar(grupo="g", clave="k", limite=5, ventana=60).usados == 1
+    assert idas[0] == 1
     assert contar(grupo="g", clave="k", limite=5, ventana=60).usados == 2
-    assert idas[0] == 2
+    assert idas[0] == 3
 
 
 LOGO = "/auth/api/v1/auth/marca/archivo/logo"
