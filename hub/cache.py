@@ -3,16 +3,20 @@
 Both hold what every process must agree on: the rate-limit counts, the singletons (limits,
 assistant settings, the write switch) and the published brand.
 
-`CacheRedis` is Django's Redis backend with three changes:
+`CacheRedis` is Django's Redis backend with these changes:
 - one `redis.Redis` per connection pool, not a new one per operation (redis-py's constructor
   fills a table of ~170 response callbacks: ~0.1 ms of CPU each time);
-- django-ratelimit's count costs one round trip: `add(key, 1)` of a rate-limit key is an atomic
-  INCR that sets the expiry on creation (a Lua script), and the `incr()` that django-ratelimit
-  sends right after it on the same key is answered from that result; any other `incr()` is one
-  INCRBY-if-exists (Django's sends EXISTS first: two round trips);
+- `incr()` is one atomic step (INCRBY only if the key exists): Django's sends EXISTS, then
+  INCRBY, and a key that expires between the two comes back from INCRBY with no expiry (for a
+  rate-limit count, a window that never ends);
 - after a connection failure or timeout the cache is skipped for HUB_CACHE_PAUSA seconds: a hung
   Redis (stopped, not refusing) would otherwise make every request wait its socket timeout on
-  every cache call; callers then act as for a dead cache (DESIGN.md section 5).
+  every cache call; callers then act as for a dead cache (DESIGN.md section 5);
+- `una_ida`: a request's cache work in one round trip (hub.precarga).
+
+Its `add` and `incr` each keep Django's contract on their own, and django-ratelimit counts
+through them: an add, then an incr when the window's key exists (the sequence `una_ida` serves;
+tests/hub/test_llamadas_de_django_ratelimit.py pins it against the installed version).
 
 `CacheArchivo` (no REDIS_URL) is diskcache's Django backend: SQLite files under var/cache that
 every process of the host shares, with atomic `add` and `incr`. Several gunicorn workers count
@@ -22,7 +26,6 @@ the same limits and see the same brand and settings; several hosts need Redis.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -39,14 +42,9 @@ from hub import metricas
 
 logger = logging.getLogger(__name__)
 
-# django-ratelimit's keys start with this (RATELIMIT_CACHE_PREFIX, default "rl:").
+# django-ratelimit's keys start with this (its documented RATELIMIT_CACHE_PREFIX, default "rl:").
 PREFIJO_LIMITES = getattr(settings, "RATELIMIT_CACHE_PREFIX", "rl:")
 
-_SUMAR = """
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return n
-"""
 _INCREMENTAR_SI_EXISTE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end
 return false
@@ -143,16 +141,13 @@ class RedisVigilado(redis.Redis):
 
 
 class ClienteRedis(RedisCacheClient):
-    """One `RedisVigilado` per connection pool, and the one-round-trip counting of rate limits."""
+    """One `RedisVigilado` per connection pool, an atomic `incr`, and a request's round trip."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._client = RedisVigilado
         self.pausa = Pausa()
         self._clientes: dict[int, Any] = {}
-        self._scripts: dict[int, tuple[Any, Any]] = {}
-        # The last count made on this thread: django-ratelimit asks incr() for it next.
-        self._ultima = threading.local()
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         pool = self._get_connection_pool(write)
@@ -163,54 +158,37 @@ class ClienteRedis(RedisCacheClient):
             self._clientes[id(pool)] = cliente
         return cliente
 
-    def _script(self, cliente: Any, cual: int) -> Any:
-        guardados = self._scripts.get(id(cliente))
-        if guardados is None:
-            guardados = self._scripts[id(cliente)] = (
-                cliente.register_script(_SUMAR),
-                cliente.register_script(_INCREMENTAR_SI_EXISTE),
-            )
-        return guardados[cual]
-
-    def recordar(self, key: str, cuenta: int) -> bool:
-        """Keep a count for the incr() that follows on the same key; True if it was the first."""
-        self._ultima.par = (key, cuenta)
-        return cuenta == 1
-
-    def sumar(self, key: str, timeout: int) -> bool:
-        """Count one hit on a rate-limit key: True when this created it (its first hit)."""
-        cliente = self.get_client(key, write=True)
-        return self.recordar(key, int(self._script(cliente, 0)(keys=[key], args=[timeout])))
-
     def incr(self, key: str, delta: int) -> int:
-        par = getattr(self._ultima, "par", None)
-        if par is not None and par[0] == key and delta == 1:
-            self._ultima.par = None
-            return par[1]  # already counted, in the same round trip
-        cliente = self.get_client(key, write=True)
-        valor = self._script(cliente, 1)(keys=[key], args=[delta])
+        # EVAL, not a registered script's EVALSHA: on a Redis that has not loaded it yet, that
+        # costs three round trips (EVALSHA refused, SCRIPT LOAD, EVALSHA again).
+        valor = self.get_client(key, write=True).eval(_INCREMENTAR_SI_EXISTE, 1, key, delta)
         if valor is None:
             raise ValueError(f"Key '{key}' not found.")
         return int(valor)
 
     def ida(
         self,
-        cuentas: dict[str, int],
+        conteos: dict[str, int],
         lecturas: list[str],
-        marcas: list[tuple[str, Any, int]],
-    ) -> tuple[dict[str, int], dict[str, Any], dict[str, bool]]:
-        """Counts, reads and add()s of made keys in one pipeline: (counts, values, added)."""
-        cliente = self.get_client(write=True)
-        tubo = cliente.pipeline(transaction=False)
-        for key, ttl in cuentas.items():
-            # EVAL, not the registered script: a pipeline with scripts first asks SCRIPT EXISTS.
-            tubo.eval(_SUMAR, 1, key, ttl)
+        agregados: list[tuple[str, Any, int]],
+    ) -> tuple[dict[str, tuple[bool, int]], dict[str, Any], dict[str, bool]]:
+        """Counts, reads and add()s in one MULTI/EXEC: (counts, values, added).
+
+        A count is django-ratelimit's: `add(key, 1)`, and `incr(key)` when the add finds the key.
+        Here SET NX (with 0) and INCR together leave the same value and expiry; a count's answer
+        is (created, value after it). MULTI/EXEC keeps the pair whole (Redis 7 freezes the clock
+        within it): a key that expired between the two would come back with no expiry.
+        """
+        tubo = self.get_client(write=True).pipeline(transaction=True)
+        for key, ttl in conteos.items():
+            tubo.set(key, 0, ex=ttl, nx=True)
+            tubo.incr(key)
         if lecturas:
             tubo.mget(lecturas)
-        for key, valor, ttl in marcas:
+        for key, valor, ttl in agregados:
             tubo.set(key, self._serializer.dumps(valor), ex=ttl, nx=True)
         respuestas = iter(tubo.execute())
-        sumas = {key: int(next(respuestas)) for key in cuentas}
+        contadas = {key: (bool(next(respuestas)), int(next(respuestas))) for key in conteos}
         valores = {}
         if lecturas:
             crudos = next(respuestas)
@@ -218,8 +196,8 @@ class ClienteRedis(RedisCacheClient):
                 k: (FALTA if v is None else self._serializer.loads(v))
                 for k, v in zip(lecturas, crudos, strict=True)
             }
-        puestas = {key: bool(next(respuestas)) for key, _, _ in marcas}
-        return sumas, valores, puestas
+        agregadas = {key: bool(next(respuestas)) for key, _, _ in agregados}
+        return contadas, valores, agregadas
 
 
 class _Ida:
@@ -227,29 +205,29 @@ class _Ida:
 
     def __init__(self) -> None:
         self.grabando = True
-        self.cuentas: dict[str, int] = {}  # rate-limit key -> expiry, as django-ratelimit asked
-        self.ultima = ""  # the key of the count being recorded
-        self.usos: dict[tuple, tuple[str, int]] = {}  # a count's parameters -> (key, retry in)
-        self.sumas: dict[str, int] = {}
+        self.conteos: dict[str, int] = {}  # rate-limit key -> expiry, from django-ratelimit's add()
+        self.contadas: dict[str, tuple[bool, int]] = {}  # key -> (created, count), for its add()
+        self.por_incrementar: dict[str, int] = {}  # key -> count, for the incr() after its add()
         self.valores: dict[str, Any] = {}
-        self.puestas: dict[str, bool] = {}
+        self.agregadas: dict[str, bool] = {}
 
     def olvidar(self, clave: str) -> None:
-        """A write within the request: later reads of that key go to Redis."""
-        self.valores.pop(clave, None)
-        self.puestas.pop(clave, None)
+        """A write within the request: later calls on that key go to Redis."""
+        for servidas in (self.contadas, self.por_incrementar, self.valores, self.agregadas):
+            servidas.pop(clave, None)
 
 
 class CacheRedis(RedisCache):
     """Django's Redis cache with `ClienteRedis` (see the module's docstring), and `una_ida`.
 
-    `una_ida(lecturas, contar, marcas)` makes a request's cache work one round trip: `contar()`
-    runs the request's rate-limit counts through django-ratelimit once in "recording" mode
-    (the keys it would add are noted, nothing is sent), then one pipeline counts them, reads
-    `lecturas` and add()s `marcas`. Until `terminar_ida()`, the same calls made for real are
-    answered from that pipeline (a count whose key was not predicted, or a key not fetched,
-    still goes to Redis: a wrong guess costs a round trip, never a wrong answer). The backend is
-    per thread (Django's cache handler), and so is this state.
+    `una_ida(lecturas, contar, agregados)` makes a request's cache work one round trip:
+    `contar()` runs the request's rate-limit counts through django-ratelimit once in "recording"
+    mode (each `add(key, 1)` of a rate-limit key is noted and answered False, its `incr()` 0;
+    nothing is sent), then one MULTI/EXEC makes those counts, reads `lecturas` and add()s
+    `agregados`. Until `terminar_ida()`, each such call made for real (the counts' add and incr,
+    the reads, the adds) is answered once from that round trip; anything else, a key not
+    predicted, or a key written meanwhile goes to Redis: a wrong guess costs a round trip, never
+    a wrong answer. The backend is per thread (Django's cache handler), and so is this state.
     """
 
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
@@ -266,7 +244,7 @@ class CacheRedis(RedisCache):
         self,
         lecturas: list[str],
         contar: Callable[[], None],
-        marcas: list[tuple[str, Any, int]],
+        agregados: list[tuple[str, Any, int]],
     ) -> None:
         ida = self._ida = _Ida()
         try:
@@ -274,54 +252,46 @@ class CacheRedis(RedisCache):
         finally:
             ida.grabando = False
         hechas = [self.make_and_validate_key(k) for k in lecturas]
-        puestas = [(self.make_and_validate_key(k), v, ttl) for k, v, ttl in marcas]
-        ida.sumas, ida.valores, ida.puestas = self._cache.ida(ida.cuentas, hechas, puestas)
+        puestos = [(self.make_and_validate_key(k), v, ttl) for k, v, ttl in agregados]
+        ida.contadas, ida.valores, ida.agregadas = self._cache.ida(ida.conteos, hechas, puestos)
 
     def terminar_ida(self) -> None:
         self._ida = None
-
-    def anotar_cuenta(self, parametros: tuple, reintentar_en: int) -> None:
-        """While recording: the count of `parametros` (hub.limites.contar) is the key just added."""
-        ida = self._ida
-        if ida is not None and ida.grabando and ida.ultima:
-            ida.usos[parametros] = (ida.ultima, reintentar_en)
-
-    def cuenta_hecha(self, parametros: tuple) -> tuple[int, int] | None:
-        """(count, retry in) of a count the round trip already made, or None: hub.limites.contar
-        then needs no second pass through django-ratelimit."""
-        ida = self._servida()
-        if ida is None or parametros not in ida.usos:
-            return None
-        clave, reintentar_en = ida.usos.pop(parametros)
-        if clave not in ida.sumas:
-            return None
-        return ida.sumas.pop(clave), reintentar_en
 
     def _servida(self) -> _Ida | None:
         ida = self._ida
         return ida if ida is not None and not ida.grabando else None
 
     def add(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None):
-        clave = self.make_and_validate_key(key, version=version)
         ida = self._ida
-        if isinstance(key, str) and key.startswith(PREFIJO_LIMITES) and value == 1:
-            expira = self.get_backend_timeout(timeout)
-            if ida is not None and ida.grabando:
-                ida.cuentas[clave] = expira
-                ida.ultima = clave
-                return False
-            if ida is not None and clave in ida.sumas:
-                return self._cache.recordar(clave, ida.sumas.pop(clave))
-            return self._cache.sumar(clave, expira)
-        if ida is not None and not ida.grabando:
-            if clave in ida.puestas:
-                return ida.puestas.pop(clave)
-            ida.olvidar(clave)
+        if ida is not None:
+            clave = self.make_and_validate_key(key, version=version)
+            if ida.grabando:
+                if value == 1 and isinstance(key, str) and key.startswith(PREFIJO_LIMITES):
+                    ida.conteos[clave] = self.get_backend_timeout(timeout)
+                    return False
+            elif value == 1 and clave in ida.contadas:
+                creada, valor = ida.contadas.pop(clave)
+                if not creada:
+                    ida.por_incrementar[clave] = valor
+                return creada
+            elif clave in ida.agregadas:
+                return ida.agregadas.pop(clave)
+            else:
+                ida.olvidar(clave)
         return super().add(key, value, timeout, version)
 
     def incr(self, key: Any, delta: int = 1, version: Any = None) -> int:
-        if self._ida is not None and self._ida.grabando:
-            return 0  # recording: the answer is not used
+        ida = self._ida
+        if ida is not None:
+            if ida.grabando:
+                if isinstance(key, str) and key.startswith(PREFIJO_LIMITES):
+                    return 0  # recording: the count is made in the round trip
+            else:
+                clave = self.make_and_validate_key(key, version=version)
+                if delta == 1 and clave in ida.por_incrementar:
+                    return ida.por_incrementar.pop(clave)
+                ida.olvidar(clave)
         return super().incr(key, delta, version)
 
     def get(self, key: Any, default: Any = None, version: Any = None) -> Any:

@@ -14,8 +14,6 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from django.conf import settings
-from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django_ratelimit.core import get_usage
 
@@ -82,14 +80,6 @@ def contar(
 
     Raises CacheNoDisponible when the cache cannot answer.
     """
-    # With Redis, this request's one round trip (hub.precarga) may have made this count already:
-    # its key came from this same call to django-ratelimit, recorded then.
-    cache = caches[settings.RATELIMIT_USE_CACHE]
-    parametros = (grupo, clave, limite, ventana, incrementar)
-    cuenta_hecha = getattr(cache, "cuenta_hecha", None)
-    hecha = cuenta_hecha(parametros) if cuenta_hecha is not None else None
-    if hecha is not None:
-        return Uso(limite=limite, usados=hecha[0], reintentar_en=hecha[1])
     try:
         uso = get_usage(
             request,
@@ -105,10 +95,7 @@ def contar(
         raise CacheNoDisponible("la caché no devolvió la cuenta")
     # django-ratelimit's window ends at the second `time_left` names, counted in: the next one
     # starts a second later.
-    reintentar_en = int(uso["time_left"]) + 1
-    if cuenta_hecha is not None:
-        cache.anotar_cuenta(parametros, reintentar_en)  # only while recording
-    return Uso(limite=limite, usados=int(uso["count"]), reintentar_en=reintentar_en)
+    return Uso(limite=limite, usados=int(uso["count"]), reintentar_en=int(uso["time_left"]) + 1)
 
 
 def cabeceras(uso: Uso) -> dict[str, str]:

@@ -31,8 +31,8 @@ class Plan:
     """What one request will ask of the cache."""
 
     lecturas: list[str] = field(default_factory=list)
-    cuentas: list[Callable[[], Any]] = field(default_factory=list)
-    marcas: list[tuple[str, Any, int]] = field(default_factory=list)
+    conteos: list[Callable[[], Any]] = field(default_factory=list)
+    agregados: list[tuple[str, Any, int]] = field(default_factory=list)
 
     def leer(self, claves: list[str]) -> None:
         """Keys the request will read (get or get_many)."""
@@ -41,11 +41,12 @@ class Plan:
     def contar(self, funcion: Callable[[], Any]) -> None:
         """The very call that will count the request (e.g. `hub.limites.aplicar`): run once
         while recording, so that the keys are django-ratelimit's own."""
-        self.cuentas.append(funcion)
+        self.conteos.append(funcion)
 
     def agregar(self, clave: str, valor: Any, ttl: int) -> None:
-        """A `cache.add(clave, valor, ttl)` the request may make (a "once a minute" mark)."""
-        self.marcas.append((clave, valor, ttl))
+        """A `cache.add(clave, valor, ttl)` the request may make (e.g. a testigo de uso: a key whose
+        presence says a credential's last use was written within the minute)."""
+        self.agregados.append((clave, valor, ttl))
 
 
 def _vista(ruta: str) -> tuple[Any, dict[str, Any]]:
@@ -84,12 +85,12 @@ def una_ida(request: HttpRequest, comunes: Callable[[Plan], Any]) -> Iterator[No
         precargar(request, kwargs, plan)
 
     def contar_todo() -> None:
-        for cuenta in plan.cuentas:
-            cuenta()
+        for conteo in plan.conteos:
+            conteo()
 
     try:
         with prediccion():
-            cache.una_ida(plan.lecturas, contar_todo, plan.marcas)
+            cache.una_ida(plan.lecturas, contar_todo, plan.agregados)
     except Exception:  # a dead or paused cache: each call below finds out and decides
         cache.terminar_ida()
     try:

@@ -29,7 +29,9 @@ def idas(monkeypatch):
 
 @pytest.fixture
 def redis_real():
-    """The default cache is a real Redis for this test; its keys are removed afterwards."""
+    """The default cache is a real Redis for this test (REDIS_URL, or the local one), under a
+    private prefix whatever cache the rest of the run uses; its keys are removed afterwards.
+    Yields the redis-py client, to look at what the cache left there."""
     prefijo = f"idas-{uuid.uuid4().hex[:8]}"
     conf = {
         "default": {
@@ -41,7 +43,7 @@ def redis_real():
     with override_settings(CACHES=conf):
         cliente = caches["default"]._cache.get_client(write=True)
         try:
-            yield
+            yield cliente
         finally:
             claves = list(cliente.scan_iter(f"{prefijo}:*"))
             if claves:
