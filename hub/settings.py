@@ -206,7 +206,7 @@ MIDDLEWARE = [
     # DEBUG (make run): people still get the branded error pages (hub/paginas_error.py).
     "hub.paginas_error.PaginasDeMarcaConDebug",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "hub.admin_nulos.admin_sin_nulos",
+    # (A NUL in an admin query is the admin site's own guard: hub.sitio_admin.admin_view.)
 ]
 
 ROOT_URLCONF = "hub.urls"
