@@ -7,8 +7,8 @@ assistant settings, the write switch) and the published brand.
 - one `redis.Redis` per connection pool, not a new one per operation (redis-py's constructor
   fills a table of ~170 response callbacks: ~0.1 ms of CPU each time);
 - `incr()` is one atomic step (INCRBY only if the key exists): Django's sends EXISTS, then
-  INCRBY, and a key that expires between the two comes back from INCRBY with no expiry (for a
-  rate-limit count, a window that never ends);
+  INCRBY, and a key that expires between the two comes back from INCRBY with no expiry (a count
+  Redis never removes);
 - after a connection failure or timeout the cache is skipped for HUB_CACHE_PAUSA seconds: a hung
   Redis (stopped, not refusing) would otherwise make every request wait its socket timeout on
   every cache call; callers then act as for a dead cache (DESIGN.md section 5);
@@ -45,6 +45,11 @@ logger = logging.getLogger(__name__)
 # django-ratelimit's keys start with this (its documented RATELIMIT_CACHE_PREFIX, default "rl:").
 PREFIJO_LIMITES = getattr(settings, "RATELIMIT_CACHE_PREFIX", "rl:")
 
+# One django-ratelimit count (see ClienteRedis.ida): created with the expiry if new, then counted.
+_CONTAR = """
+local creada = redis.call('SET', KEYS[1], 0, 'NX', 'EX', ARGV[1])
+return {creada and 1 or 0, redis.call('INCR', KEYS[1])}
+"""
 _INCREMENTAR_SI_EXISTE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end
 return false
@@ -172,23 +177,27 @@ class ClienteRedis(RedisCacheClient):
         lecturas: list[str],
         agregados: list[tuple[str, Any, int]],
     ) -> tuple[dict[str, tuple[bool, int]], dict[str, Any], dict[str, bool]]:
-        """Counts, reads and add()s in one MULTI/EXEC: (counts, values, added).
+        """Counts, reads and add()s in one pipeline: (counts, values, added).
 
         A count is django-ratelimit's: `add(key, 1)`, and `incr(key)` when the add finds the key.
-        Here SET NX (with 0) and INCR together leave the same value and expiry; a count's answer
-        is (created, value after it). MULTI/EXEC keeps the pair whole (Redis 7 freezes the clock
-        within it): a key that expired between the two would come back with no expiry.
+        `_CONTAR` makes it in one atomic step that leaves the same value and expiry (SET NX with
+        0, then INCR) and answers (created, value after it). A script, not MULTI/EXEC around the
+        two commands: redis-py's transaction cost 150 to 250 more Python calls per request
+        (measured, docs/decisiones.md, issue 24 item 2). EVAL, not EVALSHA: a pipeline with
+        registered scripts first asks SCRIPT EXISTS.
         """
-        tubo = self.get_client(write=True).pipeline(transaction=True)
+        tubo = self.get_client(write=True).pipeline(transaction=False)
         for key, ttl in conteos.items():
-            tubo.set(key, 0, ex=ttl, nx=True)
-            tubo.incr(key)
+            tubo.eval(_CONTAR, 1, key, ttl)
         if lecturas:
             tubo.mget(lecturas)
         for key, valor, ttl in agregados:
             tubo.set(key, self._serializer.dumps(valor), ex=ttl, nx=True)
         respuestas = iter(tubo.execute())
-        contadas = {key: (bool(next(respuestas)), int(next(respuestas))) for key in conteos}
+        contadas = {}
+        for key in conteos:
+            creada, valor = next(respuestas)
+            contadas[key] = (bool(creada), int(valor))
         valores = {}
         if lecturas:
             crudos = next(respuestas)
@@ -223,7 +232,7 @@ class CacheRedis(RedisCache):
     `una_ida(lecturas, contar, agregados)` makes a request's cache work one round trip:
     `contar()` runs the request's rate-limit counts through django-ratelimit once in "recording"
     mode (each `add(key, 1)` of a rate-limit key is noted and answered False, its `incr()` 0;
-    nothing is sent), then one MULTI/EXEC makes those counts, reads `lecturas` and add()s
+    nothing is sent), then one pipeline makes those counts, reads `lecturas` and add()s
     `agregados`. Until `terminar_ida()`, each such call made for real (the counts' add and incr,
     the reads, the adds) is answered once from that round trip; anything else, a key not
     predicted, or a key written meanwhile goes to Redis: a wrong guess costs a round trip, never

@@ -95,7 +95,7 @@ def test_a_planned_count_is_one_round_trip_and_a_count_not_planned_goes_to_redis
     cache = caches["default"]
     _contar()  # opens the connection
     idas[0] = 0
-    cache.una_ida([], _contar, [])  # recording sends nothing; then one MULTI/EXEC
+    cache.una_ida([], _contar, [])  # recording sends nothing; then one pipeline
     try:
         assert idas[0] == 1
         assert _contar() == 2  # answered from the round trip
