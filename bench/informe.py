@@ -90,6 +90,14 @@ def completar(r: dict[str, Any]) -> None:
             "ok": all(v == 0 for v in consultas_ping.values()),
         }
     )
+    consultas_oauth = {e: r["sql"][e].get("mcp_ping_oauth", {}).get("consultas") for e in escalas}
+    objetivos.append(
+        {
+            "objetivo": "MCP ping con token OAuth: 0 consultas SQL",
+            "valor": " / ".join(str(v) for v in consultas_oauth.values()),
+            "ok": all(v == 0 for v in consultas_oauth.values()),
+        }
+    )
     objetivos.append(
         {
             "objetivo": f"estado_solicitud ≥ {VECES_PEER:g} veces el peer (SDK oficial)",

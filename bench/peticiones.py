@@ -186,6 +186,19 @@ def todas(demo: dict[str, Any], etag_marca: str, etag_logo: str) -> list[Peticio
             _rpc("ping", {}),
             contiene='"result":{}',
         ),
+        Peticion(
+            "mcp_ping_oauth",
+            "MCP ping con token OAuth",
+            HUB,
+            "POST",
+            RUTA_MCP,
+            {
+                **{k: v for k, v in cabeceras_mcp(demo).items() if not k.startswith("X-MCP-")},
+                "Authorization": f"Bearer {demo['oauth_token']}",
+            },
+            _rpc("ping", {}),
+            contiene='"result":{}',
+        ),
         _herramienta(demo, "estado_solicitud", {"numero_radicado": numero}, una_conexion=True),
         _herramienta(
             demo,

@@ -9,20 +9,30 @@ class HubConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.conf import settings
         from django.db.backends.signals import connection_created
+        from django.db.models.signals import post_migrate
         from django.utils.module_loading import autodiscover_modules
 
         from hub import (
             cache,
             coherencia,
             comprobaciones,  # noqa: F401  (registers the deploy checks)
+            paginas_error,
         )
         from hub.conexiones import ajustar_sesion
+        from hub.permisos import traducir_permisos
 
         connection_created.connect(ajustar_sesion, dispatch_uid="hub.conexiones")
+        # After Django's own create_permissions (auth is earlier in INSTALLED_APPS): Spanish names.
+        post_migrate.connect(traducir_permisos, dispatch_uid="hub.permisos")
         # The cache is never more authoritative than the database (hub.coherencia).
         connection_created.connect(coherencia.al_conectar, dispatch_uid="hub.coherencia")
         if coherencia.cache_volvio not in cache.AL_VOLVER:
             cache.AL_VOLVER.append(coherencia.cache_volvio)
+        # With DEBUG (make run) people still get the branded error pages (hub.paginas_error);
+        # without it Django's own handling already calls them, and nothing is replaced.
+        if settings.DEBUG:
+            paginas_error.instalar()
         # Each app adds its purges in retencion.py (hub.retencion), as the admin finds admin.py.
         autodiscover_modules("retencion")

@@ -17,6 +17,7 @@ from django.utils.text import capfirst
 
 FEMENINOS = frozenset(
     {
+        "autorizacion.aplicacion",
         "cuentas.area",
         "firmas.firma",
         "marca.imagenmarca",
@@ -35,6 +36,9 @@ FEMENINOS = frozenset(
 MASCULINOS = frozenset(
     {
         "auth.group",
+        "autorizacion.codigoautorizacion",
+        "autorizacion.tokenacceso",
+        "autorizacion.tokenrefresco",
         "calidad.documento",
         "calidad.proceso",
         "cuentas.bloqueoingreso",

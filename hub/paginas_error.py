@@ -6,9 +6,10 @@ Every page extends `base.html` (brand, CSP nonce). If the page itself cannot be 
 database or the cache down during a 500), a plain page without the brand answers instead.
 
 With DEBUG on (`make run`) Django skips the handlers and draws its technical pages (English,
-the traceback, every URL pattern); `PaginasDeMarcaConDebug` puts the handlers back so a person
-trying the demo sees the same pages as in production. HUB_DEBUG_TECNICO=true brings Django's
-technical pages back for a developer.
+the traceback, every URL pattern), wherever the error was raised; `respuesta_de_excepcion` puts
+the handlers back so a person trying the demo sees the same pages as in production, and
+`ComunComoEnProduccion` redirects a POST without its final slash as production does.
+HUB_DEBUG_TECNICO=true brings Django's technical pages back for a developer.
 """
 
 from __future__ import annotations
@@ -18,13 +19,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django.core import signals
-from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
-from django.http import Http404, HttpRequest, HttpResponse
-from django.http.multipartparser import MultiPartParserError
+from django.contrib.staticfiles import handlers as archivos_estaticos
+from django.core.exceptions import DisallowedHost
+from django.core.handlers import exception as manejo_de_excepciones
+from django.http import HttpRequest, HttpResponse
+from django.middleware.common import CommonMiddleware
 from django.template.loader import render_to_string
-from django.urls import Resolver404, get_resolver, get_urlconf
+from django.urls import get_resolver, get_urlconf
 from django.utils.html import escape
+from django.utils.http import escape_leading_slashes
 
 from hub import respuestas
 
@@ -56,6 +59,16 @@ def _respaldo(request: HttpRequest, titulo: str, status: int) -> str:
     )
 
 
+def _sin_host_ajeno(request: HttpRequest) -> None:
+    """A Host outside ALLOWED_HOSTS (the 400 of DisallowedHost) must not break the page: its
+    absolute addresses (the brand's images) become relative instead of naming that host."""
+    try:
+        request.get_host()
+    except DisallowedHost:
+        # build_absolute_uri prefixes this cached property; empty, an address stays relative.
+        request._current_scheme_host = ""
+
+
 def pagina(
     request: HttpRequest,
     status: int,
@@ -66,6 +79,7 @@ def pagina(
 ) -> HttpResponse:
     """The branded page of an error status, with `headers` (e.g. Retry-After)."""
     nombre, titulo = plantilla or PLANTILLAS.get(status, PLANTILLAS[500])
+    _sin_host_ajeno(request)
     datos = {"status": status, "request_id": getattr(request, "request_id", ""), **(contexto or {})}
     try:
         html = render_to_string(nombre, datos, request=request)
@@ -114,54 +128,55 @@ def csrf_fallido(request: HttpRequest, reason: str = "") -> HttpResponse:
     return pagina(request, 403, plantilla=CSRF)
 
 
-def _estado_de(exception: Exception) -> int:
-    """The status Django's handlers give an exception outside DEBUG."""
-    if isinstance(exception, Http404):
-        return 404
-    if isinstance(exception, PermissionDenied):
-        return 403
-    if isinstance(exception, (BadRequest, SuspiciousOperation, MultiPartParserError)):
-        return 400
-    return 500
+def activo() -> bool:
+    """Whether errors get the branded pages under DEBUG (HUB_DEBUG_TECNICO asks for Django's)."""
+    # Read on each request: tests and the live server switch DEBUG with override_settings.
+    return settings.DEBUG and not settings.HUB_DEBUG_TECNICO
 
 
-def _manejador(request: HttpRequest, status: int, exception: Exception | None) -> HttpResponse:
+def _manejador(request: HttpRequest, status: int, exception: Exception) -> HttpResponse:
     """The root URLconf's `handlerNNN`: the very answer production gives (envelope under /api/)."""
     callback = get_resolver(get_urlconf()).resolve_error_handler(status)
     return callback(request) if status == 500 else callback(request, exception)
 
 
-class PaginasDeMarcaConDebug:
-    """With DEBUG on, answer errors through the branded handlers instead of Django's technical
-    pages, unless HUB_DEBUG_TECNICO asks for those. Outside DEBUG it does nothing."""
+_DE_DJANGO = manejo_de_excepciones.response_for_exception
 
-    def __init__(self, get_response):
-        self.get_response = get_response
 
-    @staticmethod
-    def activo() -> bool:
-        # Read on each request: tests and the live server switch DEBUG with override_settings.
-        return settings.DEBUG and not settings.HUB_DEBUG_TECNICO
+def respuesta_de_excepcion(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """Django's `response_for_exception` (its status, logs and signals), with the branded page in
+    place of its technical one under DEBUG: for errors of a view, of a middleware, of the
+    resolver (no pattern matched) and of `process_view` alike."""
+    respuesta = _DE_DJANGO(request, exc)
+    if not activo() or getattr(respuesta, "pagina_de_marca", False):
+        return respuesta  # outside DEBUG Django already called the handler (so 403 and 400 too)
+    de_marca = _manejador(request, respuesta.status_code, exc)
+    # Django logged the error once (log_response marks the answer); not a second time at the end.
+    de_marca._has_been_logged = getattr(respuesta, "_has_been_logged", False)
+    return de_marca
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        respuesta = self.get_response(request)
-        # A path no URL pattern matched never reaches a view (so not process_exception below):
-        # Django answered its technical 404, which lists every pattern. No match, no view.
-        if respuesta.status_code == 404 and request.resolver_match is None and self.activo():
-            return _manejador(request, 404, Resolver404({"path": request.path_info}))
-        return respuesta
 
-    def process_exception(self, request: HttpRequest, exception: Exception):
-        if not self.activo() or isinstance(exception, respuestas.ErrorAPI):
-            return None  # ErroresApiMiddleware answers ErrorAPI (and every /api/ exception)
-        if respuestas.es_ruta_api(request.path):
-            return None
-        status = _estado_de(exception)
-        if status == 500:
-            # As Django does outside DEBUG: the signal (the test client re-raises through it)
-            # and the traceback in the console, where the developer looks.
-            signals.got_request_exception.send(sender=None, request=request)
-            logger.error(
-                "error no controlado en %s %s", request.method, request.path, exc_info=exception
-            )
-        return _manejador(request, status, exception)
+def instalar() -> None:
+    """Put `respuesta_de_excepcion` where Django's handlers look it up (ready(), DEBUG only)."""
+    # Every middleware and the view are wrapped by convert_exception_to_response, which reads
+    # the module's name on each error; runserver's static files handler imported it by name.
+    # Not a public API of Django: installed only with DEBUG on (make run), so production runs
+    # Django's own function; tests/hub/test_paginas_error.py checks both sides.
+    manejo_de_excepciones.response_for_exception = respuesta_de_excepcion
+    archivos_estaticos.response_for_exception = respuesta_de_excepcion
+
+
+def desinstalar() -> None:
+    """Give Django its own `response_for_exception` back (tests that turn DEBUG on and off)."""
+    manejo_de_excepciones.response_for_exception = _DE_DJANGO
+    archivos_estaticos.response_for_exception = _DE_DJANGO
+
+
+class ComunComoEnProduccion(CommonMiddleware):
+    """Django's CommonMiddleware, but a POST to a path without its final slash is redirected
+    under DEBUG as in production (Django raises a RuntimeError there, a 500 for the person)."""
+
+    def get_full_path_with_slash(self, request: HttpRequest) -> str:
+        if activo():
+            return escape_leading_slashes(request.get_full_path(force_append_slash=True))
+        return super().get_full_path_with_slash(request)

@@ -19,11 +19,13 @@ def nuevo_nonce() -> str:
     return secrets.token_urlsafe(18)
 
 
-def politica(nonce: str) -> str:
+def politica(nonce: str, formularios_hacia: tuple[str, ...] = ()) -> str:
     """The pages' policy: only our own files, plus inline blocks that carry this response's nonce.
 
     No 'unsafe-inline' anywhere, the admin included: Django's admin has no inline script or
-    style attribute, so one strict policy fits every page.
+    style attribute, so one strict policy fits every page. `formularios_hacia`: origins a form
+    of this page may end at (browsers apply form-action to the redirect after the POST too:
+    the OAuth consent page sends people back to the client).
     """
     return "; ".join(
         [
@@ -36,7 +38,7 @@ def politica(nonce: str) -> str:
             "object-src 'none'",
             "base-uri 'self'",
             "frame-ancestors 'none'",
-            "form-action 'self'",
+            " ".join(["form-action 'self'", *formularios_hacia]),
         ]
     )
 

@@ -174,6 +174,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "corsheaders",
+    "apps.autorizacion.apps.OAuthBibliotecaConfig",  # django-oauth-toolkit
     "hub",
     "apps.cuentas",
     "apps.marca",
@@ -182,6 +183,7 @@ INSTALLED_APPS = [
     "apps.presupuesto",
     "apps.calidad",
     "apps.mcp",
+    "apps.autorizacion",
     "apps.notificaciones",
 ]
 
@@ -198,13 +200,13 @@ MIDDLEWARE = [
     "apps.notificaciones.cors.CorsPreflight204Middleware",
     # Session, user and messages for pages; API paths skip them, and CSRF (hub.middleware).
     "hub.middleware.SesionSoloPaginas",
-    "django.middleware.common.CommonMiddleware",
+    # Django's CommonMiddleware; under DEBUG a POST without its final slash is redirected as in
+    # production instead of raising (hub/paginas_error.py, with the branded pages under DEBUG).
+    "hub.paginas_error.ComunComoEnProduccion",
     "hub.middleware.api_sin_csrf",
     "django.middleware.csrf.CsrfViewMiddleware",
     "hub.middleware.AutenticacionSoloPaginas",
     "hub.middleware.MensajesSoloPaginas",
-    # DEBUG (make run): people still get the branded error pages (hub/paginas_error.py).
-    "hub.paginas_error.PaginasDeMarcaConDebug",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # (A NUL in an admin query is the admin site's own guard: hub.sitio_admin.admin_view.)
 ]
@@ -362,6 +364,72 @@ SPECTACULAR_SETTINGS = {
         {"name": "Contacto", "description": "Formulario de contacto de los sitios web."},
         {"name": "Asistente", "description": "Servidor MCP (JSON-RPC 2.0)."},
     ],
+}
+
+# The hub's own OAuth authorization server for assistants (MCP authorization, issue 25):
+# django-oauth-toolkit, configured (apps/autorizacion; docs/decisiones.md, "OAuth"). Its client
+# model is the hub's, swapped in before the first OAuth migration. The issuer is HUB_URL_PUBLICA.
+OAUTH2_PROVIDER_APPLICATION_MODEL = "autorizacion.Aplicacion"
+OAUTH2_PROVIDER = {
+    "SCOPES": {
+        "asistente:leer": "Consultar con sus permisos: las herramientas de lectura del asistente.",
+        "asistente:escribir": (
+            "Comentar solicitudes y radicar en la mesa de ayuda en su nombre, siempre con un paso "
+            "de confirmación."
+        ),
+    },
+    # A client that names no scope gets reading only; writing is always asked for and shown.
+    "DEFAULT_SCOPES": ["asistente:leer"],
+    "READ_SCOPE": "asistente:leer",
+    "WRITE_SCOPE": "asistente:escribir",
+    # Authorization code with PKCE S256 for every client (apps.autorizacion.servidor refuses
+    # `plain` before consent; these gates refuse it again where the library looks).
+    "OAUTH2_SERVER_CLASS": "apps.autorizacion.servidor.Servidor",
+    "OAUTH2_VALIDATOR_CLASS": "apps.autorizacion.servidor.Validador",
+    "PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_MATCHING": True,
+    # Tokens stored only as SHA-256 digests; our own prefixes (apps.autorizacion.tokens).
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "ACCESS_TOKEN_GENERATOR": "apps.autorizacion.tokens.generar_acceso",
+    "REFRESH_TOKEN_GENERATOR": "apps.autorizacion.tokens.generar_refresco",
+    # Rotated on every use; an old one presented again revokes its whole family.
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
+    # Lifetimes are the administrator's (AjustesAsistente), read by apps.autorizacion.servidor:
+    # these are only the library's fallbacks. No fixed refresh expiry: ours is checked instead.
+    "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    "REFRESH_TOKEN_EXPIRE_SECONDS": None,
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    # Redirect URIs: https; http only to a loopback address on any port (RFC 8252), which the
+    # hub's client model adds (Aplicacion.get_allowed_schemes, apps.autorizacion.redirecciones):
+    # the library would allow http to any host.
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
+    "ALLOW_LOCALHOST_LOOPBACK": True,
+    "REQUEST_APPROVAL_PROMPT": "force",
+    # RFC 7591 registration, open (policy: apps.autorizacion.registro and the admin's switch).
+    "DCR_ENABLED": True,
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("apps.autorizacion.registro.RegistroPermitido",),
+    # Client ID metadata documents: behind the administrator's switch and host list.
+    "CIMD_ENABLED": True,
+    "CIMD_REGISTRATION_PERMISSION_CLASSES": ("apps.autorizacion.registro.CimdPermitido",),
+    # RFC 8414 metadata (apps.autorizacion.vistas builds the document from these).
+    "OIDC_ISS_ENDPOINT": HUB_URL_PUBLICA,
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": [
+        "none",
+        "client_secret_post",
+        "client_secret_basic",
+    ],
+    "APPLICATION_ADMIN_CLASS": "apps.autorizacion.admin_clientes.AplicacionAdmin",
 }
 
 # The brand endpoints must not be callable from other sites' browsers: no CORS origin allowed.

@@ -4,6 +4,7 @@ and the same throttled sign-in and sign-out as the staff pages."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.contrib import admin, messages
@@ -11,6 +12,8 @@ from django.contrib.admin.apps import AdminConfig
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.text import capfirst
 
 from hub import gramatica
@@ -22,13 +25,87 @@ if TYPE_CHECKING:  # not at import: this module loads with the settings, before 
 Vista = Callable[..., HttpResponse]
 
 
+def fecha_corta(valor, *, solo_dia: bool = False) -> str:
+    """A date, or a moment in local time, compact for a list column ("2026-11-19 18:46")."""
+    if not valor:
+        return "—"
+    if isinstance(valor, datetime):
+        texto = timezone.localtime(valor).strftime("%Y-%m-%d" if solo_dia else "%Y-%m-%d %H:%M")
+    else:
+        texto = valor.isoformat()
+    return format_html('<span class="nowrap">{}</span>', texto)
+
+
+def columna_fecha(campo: str, descripcion: str, *, solo_dia: bool = False) -> Callable:
+    """A list column (a model admin's method) with the date `campo` written short."""
+
+    @admin.display(description=descripcion, ordering=campo)
+    def columna(modeladmin, obj) -> str:
+        return fecha_corta(getattr(obj, campo), solo_dia=solo_dia)
+
+    return columna
+
+
+def con_titulo(base: type[admin.ListFilter], titulo: str) -> type[admin.ListFilter]:
+    """A field's list filter under a title that reads well after Django's "Por" ("Por fecha de
+    firma", not "Por firmado en"; "Por corrección", not "Por es corrección")."""
+
+    class Titulado(base):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.title = titulo
+
+    Titulado.__name__ = f"{base.__name__}Titulado"
+    return Titulado
+
+
 class AdminEspanol(admin.ModelAdmin):
     """Titles in plain Spanish and save/delete messages that agree with the model's name."""
 
     def changelist_view(self, request: HttpRequest, extra_context=None) -> HttpResponse:
         # "Claves de API" rather than the catalogue's "Escoja clave de API a modificar".
-        contexto = {"title": capfirst(self.opts.verbose_name_plural), **(extra_context or {})}
+        contexto = {
+            "title": capfirst(self.opts.verbose_name_plural),
+            "columnas_ocultas_telefono": self.ocultas_en_telefono(request),
+            **(extra_context or {}),
+        }
         return super().changelist_view(request, contexto)
+
+    def ocultas_en_telefono(self, request: HttpRequest) -> list[str]:
+        """The list's columns a phone does not show: all but the model admin's
+        `columnas_telefono` (its key columns; templates/admin/change_list.html hides the others
+        below 768 px). Read with getattr: this class comes first in every admin's MRO, so a
+        default here would hide the admin's own value."""
+        claves = getattr(self, "columnas_telefono", ())
+        if not claves:
+            return []
+        return [c for c in self.get_list_display(request) if isinstance(c, str) and c not in claves]
+
+    def view_on_site(self, obj) -> str | None:
+        """ "Ver en el sitio" on the change page of a record that has a page on the site."""
+        return getattr(obj, "enlace", None) or None
+
+    def render_change_form(
+        self, request: HttpRequest, context, add=False, change=False, form_url="", obj=None
+    ):
+        # A record with nothing to edit (every field read-only, no editable inline) is shown
+        # without "Guardar" buttons that would save nothing.
+        if change and not add and not self.hay_que_editar(context):
+            context.update(
+                show_save=False, show_save_and_continue=False, show_save_and_add_another=False
+            )
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    @staticmethod
+    def hay_que_editar(context) -> bool:
+        """Whether the change page holds any editable field or inline."""
+        formulario = context.get("adminform")
+        if formulario is not None and formulario.form.fields:
+            return True
+        return any(
+            f.has_add_permission or f.has_change_permission or f.has_delete_permission
+            for f in context.get("inline_admin_formsets", [])
+        )
 
     def response_add(self, request: HttpRequest, obj, post_url_continue=None) -> HttpResponse:
         enlace = None
@@ -103,6 +180,8 @@ class SitioAdmin(admin.AdminSite):
     index_title = "Administración"
     # The left menu took a quarter of a 1280 px screen from every list; the index lists all.
     enable_nav_sidebar = False
+    # One mark for an empty cell everywhere (Django's default is "-"; the hub writes "—").
+    empty_value_display = "—"
     # How people sign in and leave belongs to the accounts app, which sets these at start from its
     # admin.py (as every app registers its models here); hub names no app. Unset: Django's own.
     login_form = None

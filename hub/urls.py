@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from apps.marca.views import favicon
+from apps.mcp.metadatos import MetadatosRecurso
 from apps.solicitudes.views import inicio
 from hub import paginas_error, respuestas
 from hub.metricas_vista import vista_metricas
@@ -29,6 +30,19 @@ urlpatterns = [
     path("calidad/", include("apps.calidad.urls")),
     path("solicitudes/", include("apps.solicitudes.urls")),
     path("mcp/", include("apps.mcp.urls")),
+    # RFC 9728: the MCP endpoint's metadata, at the root and at the path-inserted form.
+    path(
+        ".well-known/oauth-protected-resource",
+        MetadatosRecurso.as_view(),
+        name="oauth-recurso",
+    ),
+    path(
+        ".well-known/oauth-protected-resource/mcp/api/mcp",
+        MetadatosRecurso.as_view(),
+        name="oauth-recurso-mcp",
+    ),
+    # The OAuth authorization server (issue 25): /.well-known/oauth-authorization-server, /oauth/.
+    path("", include("apps.autorizacion.urls")),
     path("notificaciones/", include("apps.notificaciones.urls")),
     path("salud/", include("hub.salud")),
     path("metricas/", vista_metricas, name="metricas"),

@@ -8,6 +8,7 @@ from django.http import HttpRequest
 from apps.calidad import services
 from apps.calidad.models import Documento, Proceso
 from hub.admin_acciones import AccionesDeServicio
+from hub.sitio_admin import columna_fecha
 
 # A document the service refuses is a warning (the others still go through), in id order.
 ACCIONES = AccionesDeServicio(
@@ -44,15 +45,17 @@ class DocumentoForm(forms.ModelForm):
 @admin.register(Documento)
 class DocumentoAdmin(admin.ModelAdmin):
     form = DocumentoForm
+    # Within 1280 px; the process is a filter and the document's page.
     list_display = (
         "codigo_publicado",
-        "titulo",
+        "titulo_corto",
         "version",
         "tipo",
-        "proceso",
         "estado",
-        "fecha_publicacion",
+        "publicado",
     )
+    columnas_telefono = ("codigo_publicado", "titulo_corto", "estado")
+    publicado = columna_fecha("fecha_publicacion", "publicación")
     list_filter = ("estado", "tipo", "proceso")
     list_select_related = ("proceso",)
     search_fields = ("codigo_publicado", "titulo", "temas", "uid")
@@ -62,7 +65,7 @@ class DocumentoAdmin(admin.ModelAdmin):
         "uid",
         "estado",
         "fecha_publicacion",
-        "codigos_anteriores",
+        "anteriores",
         "creado_en",
         "actualizado_en",
     )
@@ -76,11 +79,21 @@ class DocumentoAdmin(admin.ModelAdmin):
         "temas",
         "estado",
         "fecha_publicacion",
-        "codigos_anteriores",
+        "anteriores",
         "creado_en",
         "actualizado_en",
     )
     actions = ("publicar", "nueva_version", "marcar_obsoleto")
+
+    @admin.display(description="título", ordering="titulo")
+    def titulo_corto(self, documento: Documento) -> str:
+        titulo = documento.titulo
+        return titulo if len(titulo) <= 70 else titulo[:69] + "…"
+
+    @admin.display(description="códigos anteriores")
+    def anteriores(self, documento: Documento) -> str:
+        """The old codes as text ("SC-P-01, SC-P-01A"), not the JSON list they are stored as."""
+        return ", ".join(str(c) for c in documento.codigos_anteriores or []) or "—"
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
         """Also accent-insensitive over the search column (old codes and process included)."""

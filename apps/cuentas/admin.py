@@ -13,6 +13,7 @@ from apps.cuentas.formularios import FormularioIngresoAdmin
 from apps.cuentas.intentos import limitar_ingreso
 from apps.cuentas.models import Area, BloqueoIngreso, User
 from apps.cuentas.views import SalidaView
+from hub.sitio_admin import con_titulo
 
 # The admin's sign-in and sign-out are this app's (hub.sitio_admin.SitioAdmin names no app): the
 # same form, failure limits and device cookie as the site's sign-in, and the same sign-out.
@@ -36,7 +37,12 @@ class UserAdmin(BaseUserAdmin):
     )
     filter_horizontal = ("groups", "user_permissions", "areas")
     list_display = ("username", "first_name", "last_name", "email", "is_active", "is_staff")
-    list_filter = ("is_active", "is_staff", "groups", "areas")
+    list_filter = (
+        "is_active",
+        ("is_staff", con_titulo(admin.BooleanFieldListFilter, "acceso a la administración")),
+        "groups",
+        "areas",
+    )
 
 
 class EstadoBloqueo(admin.SimpleListFilter):

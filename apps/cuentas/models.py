@@ -26,7 +26,7 @@ class Area(models.Model):
 class User(AbstractUser):
     """A person of the organization; roles are Django groups, visibility follows `areas`."""
 
-    areas = models.ManyToManyField(Area, blank=True, related_name="usuarios")
+    areas = models.ManyToManyField(Area, blank=True, related_name="usuarios", verbose_name="áreas")
     cargo = models.CharField(max_length=150, blank=True)
 
     class Meta:

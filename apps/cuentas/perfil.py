@@ -1,4 +1,5 @@
-"""The profile page: who the user is and their assistant access (personal tokens).
+"""The profile page: who the user is and their assistant access (personal tokens, and the
+applications they connected with an OAuth sign-in, each with "Desconectar").
 
 A new token's secret is shown exactly once, on the page the creating POST redirects to; across
 that redirect it never rests in clear on the server (apps.mcp.entrega). Answers are never cached.
@@ -16,9 +17,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
+from apps.autorizacion import services as servicios_oauth
 from apps.cuentas.clientes_mcp import configuraciones
 from apps.cuentas.formularios import FormularioToken
-from apps.mcp import services
+from apps.mcp import conexiones, recurso, services
 from apps.mcp.entrega import Entrega
 from apps.mcp.models import AjustesAsistente, TokenPersonal
 
@@ -77,6 +79,27 @@ def _accion(request: HttpRequest, con_acceso: bool) -> HttpResponse | tuple[str,
     return _entregar(request, nuevo, secreto)
 
 
+def _desconectar(request: HttpRequest) -> HttpResponse:
+    """Revoke every token of one of the person's connected applications (another's: 404)."""
+    try:
+        aplicacion_id = int(request.POST.get("aplicacion_id", ""))
+    except ValueError:
+        raise Http404 from None
+    conexion = next(
+        (c for c in conexiones.conexiones_de(request.user) if c.aplicacion_id == aplicacion_id),
+        None,
+    )
+    if conexion is None:
+        raise Http404
+    servicios_oauth.desconectar(usuario_id=request.user.pk, aplicacion_id=aplicacion_id)
+    messages.success(
+        request,
+        f"«{conexion.nombre}» quedó desconectada: sus tokens dejaron de funcionar. Para usarla "
+        "otra vez, conéctela de nuevo desde el asistente.",
+    )
+    return redirect(reverse("cuentas:perfil") + "#aplicaciones")
+
+
 @never_cache
 @login_required
 def perfil(request: HttpRequest) -> HttpResponse:
@@ -107,6 +130,8 @@ def perfil(request: HttpRequest) -> HttpResponse:
                     formulario.add_error(None if exc.campo == "__all__" else exc.campo, exc.mensaje)
                 else:
                     return _entregar(request, token, secreto)
+        elif accion == "desconectar":
+            return _desconectar(request)
         elif accion in ("revocar", "regenerar"):
             resultado = _accion(request, con_acceso)
             if isinstance(resultado, HttpResponse):
@@ -139,6 +164,10 @@ def perfil(request: HttpRequest) -> HttpResponse:
         "endpoint": endpoint,
         "configuraciones": configuraciones(endpoint, secreto, exige_clave),
         "exige_clave": exige_clave,
+        "aplicaciones": conexiones.conexiones_de(usuario),
+        # OAuth tokens are bound to the public address (RFC 8707), not to this request's Host.
+        "direccion_oauth": recurso.url_recurso(),
+        "oauth_habilitado": ajustes.oauth_habilitado,
         "token_max_dias": ajustes.token_max_dias,
         "areas": list(usuario.areas.order_by("nombre")),
         "roles": list(usuario.groups.order_by("name").values_list("name", flat=True)),

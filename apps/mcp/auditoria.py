@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from apps.autorizacion import tokens
 from apps.mcp import secretos
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import RegistroAuditoria
@@ -20,7 +21,11 @@ MAX_ELEMENTOS = 30
 MAX_PROFUNDIDAD = 4
 # A key or token pasted into an argument by mistake is still a secret: keep only its prefix.
 _CREDENCIAL = re.compile(
-    rf"({re.escape(secretos.PREFIJO_TOKEN)}|{re.escape(secretos.PREFIJO_CLAVE)})[0-9A-Za-z]{{8,}}"
+    "("
+    + "|".join(
+        re.escape(p) for p in (secretos.PREFIJO_TOKEN, secretos.PREFIJO_CLAVE, *tokens.PREFIJOS)
+    )
+    + ")[0-9A-Za-z]{8,}"
 )
 
 
@@ -82,6 +87,10 @@ def _crear(
         usuario=identidad.usuario,
         clave=identidad.clave,
         token_prefijo=identidad.token.prefijo if identidad.token is not None else "",
+        cliente_id=identidad.oauth.aplicacion.pk if identidad.oauth is not None else None,
+        cliente_nombre=(
+            identidad.oauth.aplicacion.nombre_visible if identidad.oauth is not None else ""
+        ),
         credencial=identidad.tipo_credencial,
         ip=identidad.ip,
         herramienta=_texto(str(herramienta), 80),

@@ -34,6 +34,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.encoding import force_bytes
+from oauth2_provider.models import get_access_token_model
 
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import ConfirmacionUsada, TokenPersonal
@@ -136,6 +137,15 @@ def vence_en(segundos: int) -> str:
 def _credencial_caducada(credencial: str, identidad: Identidad) -> bool:
     """True when the step-1 credential was one of this person's tokens and is no longer valid
     (revoked, expired or deleted); False when it is another credential still in force."""
+    if credencial.startswith("o") and credencial[1:].isdigit():
+        # An OAuth access token: gone once revoked or refreshed away (apps.mcp.oauth).
+        return not (
+            get_access_token_model()
+            .objects.filter(
+                pk=int(credencial[1:]), user=identidad.usuario, expires__gt=timezone.now()
+            )
+            .exists()
+        )
     if not credencial.startswith("t") or not credencial[1:].isdigit():
         return True
     token = TokenPersonal.objects.filter(pk=int(credencial[1:]), usuario=identidad.usuario).first()
@@ -179,7 +189,7 @@ def verificar(
         if _credencial_caducada(carga["c"], identidad):
             raise ErrorHerramienta(
                 "SESION_EXPIRADA",
-                "El token personal con que se pidió la vista previa venció o fue revocado. "
+                "El token con que se pidió la vista previa venció o fue revocado. "
                 "Pida una nueva vista previa.",
             )
         raise ErrorHerramienta(

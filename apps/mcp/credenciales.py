@@ -23,7 +23,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from apps.cuentas.models import User
-from apps.mcp import identidades, secretos, services
+from apps.mcp import identidades, oauth, recurso, secretos, services
 from apps.mcp import limites as limites_mcp
 from apps.mcp.models import AjustesAsistente, ClaveApi, RegistroAuditoria, TokenPersonal
 from hub.ip import ip_cliente
@@ -32,8 +32,6 @@ from hub.respuestas import ErrorAPI
 
 if TYPE_CHECKING:
     from hub.precarga import Plan
-
-REALM = 'Bearer realm="mcp"'
 
 
 @dataclass
@@ -44,10 +42,18 @@ class Identidad:
     clave: ClaveApi | None
     token: TokenPersonal | None
     ip: str
+    oauth: oauth.AccesoOAuth | None = None  # an OAuth access token (person + client)
+
+    @property
+    def puede_escribir(self) -> bool:
+        """Write tools: an OAuth token needs the write scope; other credentials need nothing."""
+        return self.oauth is None or self.oauth.puede_escribir
 
     @property
     def tipo_credencial(self) -> str:
         tipos = RegistroAuditoria.TipoCredencial
+        if self.oauth is not None:
+            return tipos.OAUTH
         if self.token is not None and self.clave is not None:
             return tipos.CLAVE_Y_TOKEN
         return tipos.TOKEN if self.token is not None else tipos.CLAVE
@@ -57,11 +63,15 @@ class Identidad:
         """Stable id of the credential that speaks for the user (bound into confirmations)."""
         if self.token is not None:
             return f"t{self.token.pk}"
+        if self.oauth is not None:
+            return f"o{self.oauth.token_id}"
         return f"k{self.clave.pk}" if self.clave is not None else ""
 
     @property
     def integracion_id(self) -> str:
         """Key of the integration for per-integration limits ('-' for a token alone)."""
+        if self.oauth is not None:
+            return f"o{self.oauth.aplicacion.pk}"
         return str(self.clave.pk) if self.clave is not None else "-"
 
 
@@ -76,12 +86,12 @@ class SinAcceso(ErrorAPI):
 
 def _no_autenticado(code: str, detalle: str) -> ErrorAPI:
     return ErrorAPI(
-        401, code, detalle, headers={"WWW-Authenticate": f'{REALM}, error="invalid_token"'}
+        401, code, detalle, headers={"WWW-Authenticate": recurso.desafio(token_invalido=True)}
     )
 
 
 def _sin_credencial(detalle: str) -> ErrorAPI:
-    return ErrorAPI(401, "NO_AUTENTICADO", detalle, headers={"WWW-Authenticate": REALM})
+    return ErrorAPI(401, "NO_AUTENTICADO", detalle, headers={"WWW-Authenticate": recurso.desafio()})
 
 
 class Papel(enum.Enum):
@@ -171,9 +181,10 @@ def presentadas(request: HttpRequest) -> dict[Papel, dict[str, TipoCredencial]]:
 @dataclass(frozen=True)
 class Resuelta:
     """A credential that names someone: its kind, its row's id and person, and the row itself
-    (None while planning: only this process's memory of it, see identidades.prever)."""
+    (None while planning: only this process's memory of it, see identidades.prever). The OAuth
+    access token has no kind of the table (`tipo` None): see `_identificar_oauth`."""
 
-    tipo: TipoCredencial
+    tipo: TipoCredencial | None
     id: int
     usuario_id: int | None
     fila: Any = None
@@ -195,12 +206,39 @@ def _resolver(tipo: TipoCredencial, secreto: str, plan: Plan | None) -> Resuelta
     return Resuelta(tipo, fila.pk, getattr(fila, "usuario_id", None), fila)
 
 
+def _identificar_oauth(
+    request: HttpRequest, secreto: str, plan: Plan | None
+) -> tuple[Identidad, dict[Papel, Resuelta]] | None:
+    """An OAuth access token, alone (apps.mcp.oauth): it names the person and their client at
+    once, so it is no kind of the table, whose kinds each name one role. The "personal token
+    only" switch does not apply to it; its own switches do (apps.autorizacion.accesos).
+
+    While planning: the cache keys its lookup reads, and no guess of the count (this process
+    keeps no memory of which person an OAuth token names)."""
+    if plan is not None:
+        plan.leer(oauth.claves(secreto))
+        return None
+    acceso = oauth.validar(secreto)
+    if not services.puede_usar(acceso.usuario):
+        raise SinAcceso(acceso.usuario, None)
+    oauth.anotar_uso(acceso)
+    identidad = Identidad(
+        usuario=acceso.usuario, clave=None, token=None, ip=ip_cliente(request), oauth=acceso
+    )
+    return identidad, {Papel.PERSONA: Resuelta(None, acceso.token_id, acceso.usuario.pk, acceso)}
+
+
 def _identificar(
     request: HttpRequest, ajustes: AjustesAsistente | None, plan: Plan | None
 ) -> tuple[Identidad | None, dict[Papel, Resuelta]] | None:
     """Who is calling, following the credential table, and their last use noted; ErrorAPI
     400/401/403 otherwise. While planning (`plan`, no `ajustes`) nothing is read nor written:
     the checks a guess cannot make are left to the request itself, and None means no guess."""
+    # A plain substring test first: a call without an OAuth token does not walk into apps.mcp.oauth.
+    if oauth.PREFIJO_ACCESO in request.META.get("HTTP_AUTHORIZATION", ""):
+        secreto_oauth = oauth.secreto(request)  # 400 CREDENCIAL_AMBIGUA beside any other one
+        if secreto_oauth is not None:
+            return _identificar_oauth(request, secreto_oauth, plan)
     por_papel = presentadas(request)
     for papel, secretos_ in por_papel.items():
         if len(secretos_) > 1:

@@ -1,4 +1,5 @@
-"""Demo: assistant settings, an integration API key and personal tokens of the demo people.
+"""Demo: assistant settings, an integration API key, personal tokens of the demo people, and an
+OAuth connection of `completo` (a verified client and its access token, as if signed in).
 
 Secrets are stored hashed, so to print the same credentials on every run (and stay idempotent)
 the demo derives them from SECRET_KEY with HMAC. This is for local demos only: production never
@@ -12,8 +13,10 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
 
-from apps.mcp import secretos, services
+from apps.autorizacion import tokens as tokens_oauth
+from apps.mcp import recurso, secretos, services
 from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
 from hub.demo import ContextoDemo
 
@@ -62,6 +65,47 @@ def _token(usuario, nombre: str, etiqueta: str, dias: int, revocado: bool) -> st
     return secreto
 
 
+NOMBRE_CLIENTE_OAUTH = "Asistente de demostración (OAuth)"
+DIAS_OAUTH = 90  # a demo token outlives the administrator's lifetime: make bench uses it
+
+
+def _oauth(usuario) -> str:
+    """`completo`'s OAuth access token for a verified demo client (reading and writing)."""
+    Aplicacion = get_application_model()
+    secreto = _secreto(tokens_oauth.PREFIJO_ACCESO, "oauth")
+    cliente, _ = Aplicacion.objects.get_or_create(
+        client_id="demo-asistente-oauth",
+        defaults={
+            "name": NOMBRE_CLIENTE_OAUTH,
+            "client_type": Aplicacion.CLIENT_PUBLIC,
+            "authorization_grant_type": Aplicacion.GRANT_AUTHORIZATION_CODE,
+            "redirect_uris": "http://127.0.0.1/callback",
+            "verificada": True,
+        },
+    )
+    Acceso = get_access_token_model()
+    vence = timezone.now() + timedelta(days=DIAS_OAUTH)
+    existente = Acceso.objects.filter(token_checksum=tokens_oauth.huella(secreto)).first()
+    if existente is None:
+        acceso = Acceso(
+            user=usuario,
+            application=cliente,
+            scope="asistente:leer asistente:escribir",
+            expires=vence,
+            resource=[recurso.url_recurso()],
+        )
+        set_token_value(acceso, secreto)
+        acceso.save()
+    elif existente.expires < timezone.now() + timedelta(days=DIAS_OAUTH // 2) or (
+        existente.resource != [recurso.url_recurso()]
+    ):
+        # A later run keeps it usable, bound to this run's public address.
+        existente.expires = vence
+        existente.resource = [recurso.url_recurso()]
+        existente.save(update_fields=["expires", "resource"])
+    return secreto
+
+
 def _solicitud_ajena(ctx: ContextoDemo) -> str | None:
     """A request `completo` can see and `limitado` cannot."""
     from apps.solicitudes.models import Solicitud
@@ -93,6 +137,7 @@ def cargar(ctx: ContextoDemo) -> None:
     }
     ctx.salida["api_key"] = clave
     ctx.salida["tokens"] = tokens
+    ctx.salida["oauth_token"] = _oauth(usuarios["completo"])
     ctx.salida["solicitud_ajena"] = _solicitud_ajena(ctx)
     endpoint = f"{ctx.base}/mcp/api/mcp"
     ctx.salida["mcp_url"] = endpoint

@@ -51,6 +51,12 @@ def comprobar_acceso(herramienta: Herramienta, identidad: Identidad, ajustes: Aj
             )
     elif not herramienta.permite_a(usuario):
         raise ErrorHerramienta("SIN_PERMISO", "Su usuario no tiene permiso para esta herramienta.")
+    elif herramienta.escritura and not identidad.puede_escribir:
+        raise ErrorHerramienta(
+            "SIN_PERMISO",
+            "La aplicación conectada no tiene permiso para escribir en su nombre "
+            "(alcance asistente:escribir): conéctela de nuevo y autorícelo.",
+        )
     if herramienta.escritura and not ajustes.escrituras_habilitadas:
         raise ErrorHerramienta(
             "ESCRITURA_DESHABILITADA",

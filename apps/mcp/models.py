@@ -15,6 +15,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.dispatch import Signal
 from django.utils import timezone
 
+from apps.mcp.etiquetas import etiqueta
 from hub.singleton import ModeloUnico
 
 HERRAMIENTAS_PUBLICAS_POR_DEFECTO = ["estado_solicitud", "buscar_documento"]
@@ -125,6 +126,48 @@ class AjustesAsistente(ModeloUnico):
         8,
         "Consultas de estado_solicitud sin usuario que fallan, por integración e IP.",
     )
+    # OAuth sign-in of assistants (apps.autorizacion; issue 25).
+    oauth_habilitado = models.BooleanField(
+        "conexiones OAuth habilitadas",
+        default=True,
+        help_text="Apagadas, ninguna aplicación obtiene códigos ni tokens, y los que tienen "
+        "dejan de funcionar.",
+    )
+    oauth_solo_verificadas = models.BooleanField(
+        "solo aplicaciones verificadas",
+        default=False,
+        help_text="Solo las aplicaciones que un administrador marcó como verificadas pueden "
+        "conectarse.",
+    )
+    oauth_registro_abierto = models.BooleanField(
+        "registro abierto de aplicaciones",
+        default=True,
+        help_text="Las aplicaciones se registran solas (RFC 7591). Apagado, solo se conectan las "
+        "que agrega un administrador.",
+    )
+    oauth_cimd_habilitado = models.BooleanField(
+        "documentos de metadatos de cliente (CIMD)",
+        default=False,
+        help_text="Acepta como client_id la dirección https de un documento de metadatos, solo "
+        "de los dominios permitidos abajo.",
+    )
+    oauth_cimd_dominios = models.JSONField(
+        "dominios permitidos para CIMD",
+        default=_lista_vacia,
+        blank=True,
+        help_text="Dominios (p. ej. claude.ai o .openai.com para sus subdominios).",
+    )
+    oauth_acceso_segundos = models.PositiveIntegerField(
+        "vigencia del token de acceso OAuth (segundos)",
+        default=3600,
+        validators=[MinValueValidator(300), MaxValueValidator(86400)],
+    )
+    oauth_refresco_dias = models.PositiveIntegerField(
+        "vigencia del token de refresco OAuth (días)",
+        default=30,
+        validators=[MinValueValidator(1), MaxValueValidator(365)],
+        help_text="Cada uso lo renueva: se cuenta desde el último refresco.",
+    )
     origenes_permitidos = models.JSONField(
         "orígenes permitidos",
         default=_lista_vacia,
@@ -168,6 +211,13 @@ class AjustesAsistente(ModeloUnico):
                 self.origenes_permitidos = list(dict.fromkeys(map(normalizar_origen, origenes)))
             except ValidationError as exc:
                 errores["origenes_permitidos"] = exc.messages[0]
+        dominios = self.oauth_cimd_dominios
+        if not isinstance(dominios, list) or not all(
+            isinstance(d, str) and d.strip() and "/" not in d for d in dominios
+        ):
+            errores["oauth_cimd_dominios"] = "Debe ser una lista de dominios, sin esquema ni ruta."
+        else:
+            self.oauth_cimd_dominios = [d.strip().lower() for d in dominios]
         if errores:
             raise ValidationError(errores)
 
@@ -325,7 +375,7 @@ class ConfirmacionUsada(models.Model):
         verbose_name_plural = "confirmaciones usadas"
 
     def __str__(self) -> str:
-        return f"{self.herramienta} {self.usada_en:%Y-%m-%d %H:%M}"
+        return f"{self.herramienta} {timezone.localtime(self.usada_en):%Y-%m-%d %H:%M}"
 
 
 class SoloAgregar(Exception):
@@ -358,6 +408,7 @@ class RegistroAuditoria(models.Model):
         CLAVE = "clave_api", "Clave de API"
         TOKEN = "token_personal", "Token personal"
         CLAVE_Y_TOKEN = "clave_y_token", "Clave de API y token personal"
+        OAUTH = "oauth", "Aplicación conectada (OAuth)"
 
     creado = models.DateTimeField("fecha", default=timezone.now, db_index=True, editable=False)
     usuario = models.ForeignKey(
@@ -378,6 +429,12 @@ class RegistroAuditoria(models.Model):
         editable=False,
     )
     token_prefijo = models.CharField("token", max_length=20, blank=True, editable=False)
+    # The OAuth client of the call (apps.autorizacion): its id and its name as they were, plain
+    # values, so that a client deleted later leaves the append-only row as it was.
+    cliente_id = models.BigIntegerField(
+        "id del cliente OAuth", null=True, blank=True, db_index=True, editable=False
+    )
+    cliente_nombre = models.CharField("cliente OAuth", max_length=255, blank=True, editable=False)
     credencial = models.CharField(
         "credencial", max_length=20, choices=TipoCredencial.choices, editable=False
     )
@@ -405,7 +462,7 @@ class RegistroAuditoria(models.Model):
     def __str__(self) -> str:
         # Local time, as every date of the admin shows it.
         creado = timezone.localtime(self.creado)
-        return f"{creado:%Y-%m-%d %H:%M:%S} {self.herramienta} {self.resultado}"
+        return f"{creado:%Y-%m-%d %H:%M:%S} {self.herramienta} · {etiqueta(self.resultado)}"
 
     def save(self, *args, **kwargs):
         if not self._state.adding:
@@ -480,4 +537,4 @@ class RechazoAsistente(models.Model):
 
     def __str__(self) -> str:
         minuto = timezone.localtime(self.minuto)
-        return f"{minuto:%Y-%m-%d %H:%M} {self.estado} {self.codigo} ×{self.veces}"
+        return f"{minuto:%Y-%m-%d %H:%M} {self.estado} {etiqueta(self.codigo)} ×{self.veces}"

@@ -1,11 +1,33 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
 from django.db.models import Count
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.html import format_html
 
 from apps.notificaciones import services
 from apps.notificaciones.models import MensajeContacto, SitioContacto
-from hub.admin_acciones import accion_masiva
+from hub.admin_acciones import AccionDeObjeto, AdminConAcciones, accion_masiva
+from hub.sitio_admin import con_titulo
+
+ATENDER = AccionDeObjeto(
+    nombre="atender",
+    boton="Marcar como atendido",
+    titulo="¿Marcar este mensaje como atendido?",
+    aviso="Queda registrado que usted lo atendió, y cuándo. No se puede deshacer.",
+    operacion=lambda request, mensaje, datos: services.marcar_atendidos(
+        mensajes=MensajeContacto.objects.filter(pk=mensaje.pk), por=request.user
+    ),
+    hecho="mensaje atendido.",
+    disponible=lambda mensaje: not mensaje.atendido,
+    confirmar="Sí, marcar como atendido",
+)
+
+
+def _corto(texto: str, maximo: int) -> str:
+    return texto if len(texto) <= maximo else texto[: maximo - 1] + "…"
 
 
 @admin.register(SitioContacto)
@@ -23,25 +45,32 @@ class SitioContactoAdmin(admin.ModelAdmin):
 
 
 @admin.register(MensajeContacto)
-class MensajeContactoAdmin(admin.ModelAdmin):
+class MensajeContactoAdmin(AdminConAcciones):
     # What the sender wrote is evidence: shown (always escaped by the admin), never edited.
+    # The list answers "what is waiting for me": who wrote, about what, and its state, within
+    # 1280 px; the site and the address are filters and the message's page.
     list_display = (
         "referencia",
-        "recibido_en",
-        "sitio",
-        "nombre",
-        "correo",
-        "asunto",
+        "recibido",
+        "nombre_corto",
+        "asunto_corto",
         "leido",
         "atendido",
         "reenviado",
     )
-    list_display_links = ("referencia", "asunto")
-    list_filter = ("sitio", "leido", "atendido", "recibido_en")
+    list_display_links = ("referencia", "asunto_corto")
+    columnas_telefono = ("referencia", "asunto_corto", "atendido")
+    list_filter = (
+        "sitio",
+        "leido",
+        "atendido",
+        ("recibido_en", con_titulo(admin.DateFieldListFilter, "fecha de recepción")),
+    )
     list_select_related = ("sitio", "atendido_por")
     date_hierarchy = "recibido_en"
     search_fields = ("referencia", "nombre", "correo", "asunto", "mensaje")
     actions = ("marcar_leidos", "marcar_atendidos")
+    acciones_objeto = (ATENDER,)
     fieldsets = (
         (None, {"fields": ("referencia", "sitio", "recibido_en")}),
         ("Remitente", {"fields": ("nombre", "correo", "ip", "user_agent")}),
@@ -68,6 +97,32 @@ class MensajeContactoAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # messages only arrive through the public endpoint
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        # The list's actions and the page's button need "change"; the message itself is
+        # evidence, so its page is read-only (no "Guardar").
+        return obj is None and super().has_change_permission(request)
+
+    def change_view(self, request: HttpRequest, object_id, form_url="", extra_context=None):
+        """Opening a message marks it read, when opened by someone who handles messages."""
+        if request.method == "GET" and self.has_change_permission(request):
+            mensaje = self.get_object(request, unquote(object_id))
+            if mensaje is not None and not mensaje.leido:
+                services.marcar_leidos(mensajes=MensajeContacto.objects.filter(pk=mensaje.pk))
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    @admin.display(description="recibido", ordering="recibido_en")
+    def recibido(self, obj: MensajeContacto) -> str:
+        momento = timezone.localtime(obj.recibido_en).strftime("%Y-%m-%d %H:%M")
+        return format_html('<span class="nowrap">{}</span>', momento)
+
+    @admin.display(description="nombre", ordering="nombre")
+    def nombre_corto(self, obj: MensajeContacto) -> str:
+        return _corto(obj.nombre, 30)
+
+    @admin.display(description="asunto", ordering="asunto")
+    def asunto_corto(self, obj: MensajeContacto) -> str:
+        return _corto(obj.asunto, 50)
 
     @admin.display(description="reenviado", boolean=True)
     def reenviado(self, obj: MensajeContacto) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.db.models import Count
 from django.utils import timezone
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 
 from apps.solicitudes import selectors, services
 from apps.solicitudes.models import (
@@ -23,6 +23,7 @@ from apps.solicitudes.models import (
     Tarea,
     TipoSolicitud,
 )
+from hub.sitio_admin import columna_fecha, con_titulo
 
 MASCARA = "•••••• (dato sensible)"
 
@@ -37,7 +38,11 @@ class EtapaInline(admin.TabularInline):
 @admin.register(TipoSolicitud)
 class TipoSolicitudAdmin(admin.ModelAdmin):
     list_display = ("nombre", "codigo", "area", "prefijo", "es_mesa_ayuda", "activo", "n_etapas")
-    list_filter = ("activo", "es_mesa_ayuda", "area")
+    list_filter = (
+        "activo",
+        ("es_mesa_ayuda", con_titulo(admin.BooleanFieldListFilter, "mesa de ayuda")),
+        "area",
+    )
     search_fields = ("nombre", "codigo")
     prepopulated_fields = {"codigo": ("nombre",)}
     inlines = [EtapaInline]
@@ -126,16 +131,18 @@ class EventoInline(_SoloLectura, admin.TabularInline):
 
 @admin.register(Solicitud)
 class SolicitudAdmin(admin.ModelAdmin):
+    # Within 1280 px: which request, of what type, where it stands, whose; the requester and
+    # the other dates are on its page.
     list_display = (
         "numero_visible",
         "tipo",
         "estado",
         "etapa_actual",
-        "area",
-        "solicitante_visible",
-        "fecha_radicacion",
-        "fecha_actualizacion",
+        "area_sigla",
+        "radicada",
     )
+    columnas_telefono = ("numero_visible", "tipo", "estado")
+    radicada = columna_fecha("fecha_radicacion", "radicada", solo_dia=True)
     list_filter = ("estado", "tipo", "area", "fecha_radicacion")
     list_select_related = ("tipo", "etapa_actual", "area", "solicitante")
     search_fields = ("numero_radicado", "resumen")
@@ -214,7 +221,11 @@ class SolicitudAdmin(admin.ModelAdmin):
 
     @admin.display(description="número", ordering="numero_radicado")
     def numero_visible(self, obj: Solicitud) -> str:
-        return obj.numero_visible
+        return format_html('<span class="nowrap">{}</span>', obj.numero_visible)
+
+    @admin.display(description="área", ordering="area__sigla")
+    def area_sigla(self, obj: Solicitud) -> str:
+        return obj.area.sigla
 
     @admin.display(description="solicitante")
     def solicitante_visible(self, obj: Solicitud) -> str:
@@ -263,19 +274,16 @@ class VencimientoFilter(admin.SimpleListFilter):
 
 @admin.register(Tarea)
 class TareaAdmin(admin.ModelAdmin):
-    list_display = (
-        "solicitud",
-        "etapa",
+    # Within 1280 px: whose task, on which request and stage, when it is due and whether done.
+    list_display = ("solicitud", "etapa", "responsable", "vence", "vencida", "completada")
+    vence = columna_fecha("vence_en", "vence")
+    completada = columna_fecha("completada_en", "completada")
+    list_filter = (
+        VencimientoFilter,
         "rol",
-        "asignada_a",
-        "es_correccion",
-        "requiere_firma",
-        "recibida_en",
-        "vence_en",
-        "vencida",
-        "completada_en",
+        ("requiere_firma", con_titulo(admin.BooleanFieldListFilter, "firma requerida")),
+        ("es_correccion", con_titulo(admin.BooleanFieldListFilter, "corrección")),
     )
-    list_filter = (VencimientoFilter, "rol", "requiere_firma", "es_correccion")
     list_select_related = ("solicitud", "etapa", "rol", "asignada_a")
     search_fields = ("solicitud__numero_radicado",)
     show_full_result_count = False
@@ -299,6 +307,11 @@ class TareaAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    @admin.display(description="responsable")
+    def responsable(self, obj: Tarea) -> str:
+        """The person who holds it, else the role whose members may take it."""
+        return str(obj.asignada_a or obj.rol or "solicitante")
 
     @admin.display(description="vencida", boolean=True)
     def vencida(self, obj: Tarea) -> bool:

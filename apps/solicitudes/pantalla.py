@@ -3,6 +3,7 @@ how an action posted from it runs through its service."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +54,11 @@ ACCIONES: dict[str, AccionPagina] = {
         "marcar_atencion", "La solicitud {numero} quedó marcada para atención.", campo="motivo"
     ),
     "reanudar": AccionPagina("reanudar", "El trámite de la solicitud {numero} se reanudó."),
+    "corregir": AccionPagina(
+        "corregir",
+        "Envió la corrección: la solicitud {numero} volvió a su trámite.",
+        campo="comentario",
+    ),
     "rechazar": AccionPagina(
         "rechazar",
         "La solicitud {numero} quedó rechazada.",
@@ -115,14 +121,80 @@ def ofrecidas(usuario, solicitud: Solicitud, tarea) -> dict[str, bool]:
     return ofrece
 
 
+# The correction form names each filed field "campo_<nombre>" (names are [a-z0-9_]).
+PREFIJO_CAMPO = "campo_"
+_CAMPO_DEL_SERVICIO = re.compile(r"^campos\.(\d+)\.")
+
+
+def formulario_correccion(
+    solicitud: Solicitud,
+    campos: list[dict[str, str]],
+    *,
+    datos: Mapping[str, Any] | None = None,
+    errores: Mapping[str, list[str]] | None = None,
+) -> dict[str, Any]:
+    """The correction form: the summary and each field the page shows, as filed (or as typed,
+    when the service refused it), with the service's problems under each."""
+    datos, errores = datos or {}, errores or {}
+    filas = [
+        {
+            "nombre": PREFIJO_CAMPO + c["nombre"],
+            "id": f"corregir-{c['nombre']}",
+            "etiqueta": c["etiqueta"],
+            "valor": datos.get(PREFIJO_CAMPO + c["nombre"], c["valor"]),
+            "errores": errores.get(PREFIJO_CAMPO + c["nombre"], []),
+        }
+        for c in campos
+    ]
+    return {
+        "resumen": datos.get("resumen", solicitud.resumen),
+        "errores_resumen": errores.get("resumen", []),
+        "campos": filas,
+        "comentario": datos.get("comentario", ""),
+        "errores_comentario": errores.get("comentario", []),
+    }
+
+
+def corregir(*, solicitud: Solicitud, actor, datos: Mapping[str, Any]) -> None:
+    """`services.corregir` with what the form changed: the summary and the shown fields whose
+    value differs (sensitive fields are not on the page, so they stay as filed)."""
+    cambiados = [
+        {"nombre": c["nombre"], "etiqueta": c["etiqueta"], "valor": str(datos[nombre])}
+        for c in selectors.campos_publicos(solicitud)
+        if (nombre := PREFIJO_CAMPO + c["nombre"]) in datos and str(datos[nombre]) != c["valor"]
+    ]
+    resumen = datos.get("resumen")
+    if resumen is not None and str(resumen).strip() == solicitud.resumen:
+        resumen = None  # unchanged
+    try:
+        services.corregir(
+            solicitud=solicitud,
+            actor=actor,
+            comentario=str(datos.get("comentario", "")) or None,
+            resumen=None if resumen is None else str(resumen),
+            campos=cambiados,
+        )
+    except DatosInvalidos as error:
+        # The service names a field by its place in the list it got; the page, by its input.
+        def en_pagina(clave: str) -> str:
+            if (m := _CAMPO_DEL_SERVICIO.match(clave)) and int(m[1]) < len(cambiados):
+                return PREFIJO_CAMPO + cambiados[int(m[1])]["nombre"]
+            return clave
+
+        error.campos = {en_pagina(k): v for k, v in (error.campos or {}).items()} or None
+        raise
+
+
 def contexto(usuario, solicitud: Solicitud) -> dict[str, Any]:
     """Everything the request page shows."""
     tarea = selectors.tarea_actual(solicitud)
     ofrece = ofrecidas(usuario, solicitud, tarea)
     etapa = solicitud.etapa_actual
+    campos = selectors.campos_publicos(solicitud)
     return {
         "solicitud": solicitud,
-        "campos": selectors.campos_publicos(solicitud),
+        "campos": campos,
+        "correccion": (formulario_correccion(solicitud, campos) if ofrece["corregir"] else None),
         "progreso": selectors.progreso(solicitud),
         "tarea": tarea,
         "tareas": selectors.tareas_de(solicitud),
@@ -154,6 +226,8 @@ def ejecutar(clave: str, *, solicitud: Solicitud, actor, datos: Mapping[str, Any
         if tarea is None:
             raise TransicionInvalida("La solicitud no tiene una tarea pendiente.")
         services.asignar(tarea=tarea, usuario=actor, actor=actor)
+    elif clave == "corregir":
+        corregir(solicitud=solicitud, actor=actor, datos=datos)
     elif accion.campo == "motivo":
         MOTIVADAS[accion.servicio](solicitud=solicitud, actor=actor, motivo=texto)
     else:

@@ -127,6 +127,10 @@ def actuar(request: HttpRequest, pk: int, accion: str) -> HttpResponse:
             "fallida": accion,
             "valores": {definicion.campo: request.POST.get(definicion.campo, "")},
         }
+        if accion == "corregir" and contexto["correccion"] is not None:
+            contexto["correccion"] = pantalla.formulario_correccion(
+                solicitud, contexto["campos"], datos=request.POST, errores=error.campos
+            )
         plantilla = "confirmar" if definicion.confirmar else "detalle"
         return render(request, f"solicitudes/{plantilla}.html", contexto, status=status)
     messages.success(request, mensaje)

@@ -14,8 +14,9 @@ from rest_framework.views import APIView
 
 from hub.openapi.mcp import McpDoc
 
-# Routes under /api/ that are not part of the interface: the schema, its page, the 404 catch-all.
-FUERA_DEL_CONTRATO = re.compile(r"^/(api/(schema|docs)/|\(\?P<resto>)")
+# Routes under /api/ that are not part of the interface: the schema, its page, the 404 catch-all,
+# and the well-known discovery documents (RFC 8615), such as the MCP endpoint's OAuth metadata.
+FUERA_DEL_CONTRATO = re.compile(r"^/(api/(schema|docs)/|\(\?P<resto>|\.well-known/)")
 # The one plain view of the interface (the client's design card) and its documentation.
 VISTAS_PLANAS: dict[str, tuple[type[APIView], tuple[str, ...]]] = {
     "apps.mcp.protocolo.vista_mcp": (McpDoc, ("POST", "GET")),

@@ -38,7 +38,12 @@ class ExtensionCredencialesMcp(OpenApiAuthenticationExtension):
             {
                 "type": "http",
                 "scheme": "bearer",
-                "description": "La clave de API o, si empieza por sgimcp_, el token personal.",
+                "description": (
+                    "La clave de API; si empieza por sgimcp_, el token personal; si empieza por "
+                    "sgioat_, el token de acceso OAuth (persona + aplicación conectada, sin otra "
+                    "credencial al lado; se obtiene iniciando sesión en el hub, ver "
+                    "/.well-known/oauth-protected-resource/mcp/api/mcp)."
+                ),
             },
             {
                 "type": "apiKey",
@@ -87,7 +92,11 @@ CABECERAS_MCP = [
     *limite_endpoint([200, 202, 401, 415, 429, 503]),
     cabecera(
         "WWW-Authenticate",
-        'Bearer realm="mcp" (con error="invalid_token" si la credencial no es válida).',
+        (
+            'Bearer realm="mcp" (con error="invalid_token" si la credencial no es válida) y '
+            'resource_metadata="<HUB_URL_PUBLICA>/.well-known/oauth-protected-resource/mcp/api/mcp"'
+            " (RFC 9728: dónde descubrir el servidor de autorización OAuth)."
+        ),
         [401],
         requerida=True,
     ),

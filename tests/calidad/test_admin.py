@@ -125,3 +125,16 @@ def test_the_new_version_action_makes_a_draft_of_each_selected_document(admin_cl
     )
     assert _mensajes(r) == [("success", "2 documento(s) con nuevo borrador.")]
     assert Documento.objects.filter(estado="borrador").count() == 2
+
+
+def test_old_codes_read_as_text_not_as_a_json_list(admin_client):
+    documento = DocumentoFactory(
+        codigo_publicado="SC-P-03", codigos_anteriores=["SC-P-01", "SC-P-02"]
+    )
+    r = admin_client.get(f"{URL}{documento.pk}/change/")
+    assert "SC-P-01, SC-P-02" in r.text
+    assert "[&quot;SC-P-01&quot;" not in r.text and '["SC-P-01"' not in r.text
+    sin_codigos = DocumentoFactory(codigos_anteriores=[])
+    from django.contrib import admin
+
+    assert admin.site._registry[Documento].anteriores(sin_codigos) == "—"

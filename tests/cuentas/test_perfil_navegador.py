@@ -159,3 +159,44 @@ def test_a_person_without_access_sees_so(navegador, ancho, alto):
     assert ancho_de_pagina(pagina) <= ancho
     capturar(pagina, f"perfil_sin_acceso_{ancho}")
     assert violaciones == []
+
+
+@pytest.fixture
+def persona_con_aplicaciones():
+    """Two connected applications (one verified), made before the browser starts."""
+    from tests.mcp.factories import nueva_aplicacion, nuevo_token_oauth
+
+    AjustesAsistente.olvidar()
+    persona = UserFactory(
+        username="camila",
+        first_name="Camila",
+        last_name="Rojas Díaz",
+        permisos=["mcp.asistente.usar"],
+    )
+    nuevo_token_oauth(persona, aplicacion=nueva_aplicacion("Claude", verificada=True))
+    nuevo_token_oauth(
+        persona,
+        aplicacion=nueva_aplicacion("Asistente de investigación del despacho jurídico"),
+        alcances="asistente:leer",
+    )
+    return persona
+
+
+@pytest.mark.parametrize(("ancho", "alto"), [(1280, 900), (390, 844)])
+def test_connected_applications_fit_the_screen_and_one_is_disconnected(
+    persona_con_aplicaciones, navegador, ancho, alto
+):
+    pagina = navegador(ancho, alto)
+    violaciones = vigilar_csp(pagina)
+    _ingresar(pagina, "camila")
+    pagina.wait_for_selector("#tabla-aplicaciones")
+    pagina.locator("#aplicaciones").scroll_into_view_if_needed()
+    assert palabras_partidas(pagina, "#tabla-aplicaciones") == []
+    assert ancho_de_pagina(pagina) <= ancho
+    assert pagina.locator("#tabla-aplicaciones tbody tr").count() == 2
+    capturar(pagina, f"perfil_aplicaciones_{ancho}")
+    fila = pagina.locator("#tabla-aplicaciones tr", has_text="Claude")
+    fila.locator("text=Desconectar").click()
+    pagina.wait_for_selector("text=«Claude» quedó desconectada")
+    assert pagina.locator("#tabla-aplicaciones tbody tr").count() == 1
+    assert violaciones == []

@@ -141,11 +141,14 @@ def test_the_list_shows_short_token_type_and_qr_links(
     de_cdp, de_movimiento = filas[str(firma.token)[:8]], filas[str(otra.token)[:8]]
     # The document type is the signed model's name: here an area and a quality document.
     assert (de_cdp["tipo_documento"], de_movimiento["tipo_documento"]) == ("Área", "Documento")
-    assert (de_cdp["firmante"], de_movimiento["firmante"]) == (
+    assert (de_cdp["firmante_corto"], de_movimiento["firmante_corto"]) == (
         "María Fernanda López Rincón",
         "Persona del movimiento",
     )
-    assert de_cdp["object_id"] == str(area_firmable.pk)
+    # The document by its name or number ("CDP-2026-00001"), not "id del documento: 1".
+    assert de_cdp["documento_visible"] == str(area_firmable)
+    assert de_movimiento["documento_visible"] == str(documento_calidad_firmable)
+    assert (de_cdp["estado"], de_movimiento["estado"]) == ("Vigente", "Vigente")
     assert de_cdp["enlaces_qr"] == "SVG · PNG"
     assert f"{LISTA}{firma.pk}/qr.svg" in r.content.decode()
 

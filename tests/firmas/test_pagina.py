@@ -158,3 +158,12 @@ def test_unknown_summary_fields_are_shown_and_nested_ones_skipped():
         ("Fecha inicio", "—"),
         ("Ok", "Sí"),
     ]
+
+
+def test_an_unknown_code_names_the_issuing_entity_with_an_article(client, db):
+    from tests.marca.factories import cambiar_marca
+
+    cambiar_marca(nombre_entidad="Instituto Distrital de Gestión Pública")
+    texto = _texto(client.get(f"{PAGINA}{uuid.uuid4()}"))
+    assert "registrada por la entidad Instituto Distrital de Gestión Pública." in texto
+    assert "registrada por Instituto" not in texto

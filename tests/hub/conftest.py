@@ -48,3 +48,16 @@ def redis_real():
             claves = list(cliente.scan_iter(f"{prefijo}:*"))
             if claves:
                 cliente.delete(*claves)
+
+
+@pytest.fixture
+def debug_de_la_demo(settings):
+    """DEBUG on as under `make run`, with the branded error pages HubConfig.ready installs then
+    (this test process started without DEBUG, so the fixture installs and removes them)."""
+    from hub import paginas_error
+
+    settings.DEBUG = True
+    settings.HUB_DEBUG_TECNICO = False
+    paginas_error.instalar()
+    yield settings
+    paginas_error.desinstalar()

@@ -2,7 +2,8 @@
 (a redis-server of the test's own, stopped with SIGSTOP) or while the file cache cannot be written
 holds within the stated bound once the cache is back, for every kind of change an administrator
 or a person makes: the write switch, a personal token or an API key revoked, a person blocked or
-without assistant access, the brand, a signature annulled.
+without assistant access, an OAuth client disabled, an application disconnected by its person,
+OAuth connections switched off, the brand, a signature annulled.
 
 Each change is made by "another process": this one keeps the reading of the database it had
 before the change (hub.coherencia's state), as a worker that did not make the change would, and
@@ -299,6 +300,67 @@ def test_assistant_access_lost_while_the_cache_fails_is_refused_within_the_bound
         assert (r.status, r.cuerpo["error"]["code"]) == (403, "SIN_PERMISO")
 
 
+# --- OAuth access tokens (issue 25) -------------------------------------------------------------
+
+
+@pytest.fixture
+def oauth(persona):
+    from tests.mcp.factories import nuevo_token_oauth
+
+    token, secreto = nuevo_token_oauth(persona)
+    return token, {"Authorization": f"Bearer {secreto}"}
+
+
+def _oauth_rechazado(client, cabeceras) -> None:
+    for _ in range(2):
+        r = rpc(client, "ping", **cabeceras)
+        assert (r.status, r.cuerpo["error"]["code"]) == (401, "TOKEN_MCP_INVALIDO")
+
+
+def test_a_client_disabled_while_the_cache_fails_is_refused_within_the_bound(
+    client, cache_que_falla, reloj, otro_proceso, oauth
+):
+    token, cabeceras = oauth
+    _calentar(client, cabeceras)
+
+    def deshabilitar() -> None:
+        aplicacion = token.application
+        aplicacion.deshabilitada = True
+        aplicacion.save()
+
+    _cambio_durante_el_fallo(cache_que_falla, reloj, otro_proceso, deshabilitar)
+    _oauth_rechazado(client, cabeceras)
+
+
+def test_an_application_disconnected_while_the_cache_fails_is_refused_within_the_bound(
+    client, cache_que_falla, reloj, otro_proceso, oauth, persona
+):
+    from apps.autorizacion import services as servicios_oauth
+
+    token, cabeceras = oauth
+    _calentar(client, cabeceras)
+    _cambio_durante_el_fallo(
+        cache_que_falla,
+        reloj,
+        otro_proceso,
+        lambda: servicios_oauth.desconectar(
+            usuario_id=persona.pk, aplicacion_id=token.application_id
+        ),
+    )
+    _oauth_rechazado(client, cabeceras)
+
+
+def test_oauth_switched_off_while_the_cache_fails_is_refused_within_the_bound(
+    client, cache_que_falla, reloj, otro_proceso, oauth
+):
+    _token, cabeceras = oauth
+    _calentar(client, cabeceras)
+    _cambio_durante_el_fallo(
+        cache_que_falla, reloj, otro_proceso, lambda: ajustar(oauth_habilitado=False)
+    )
+    _oauth_rechazado(client, cabeceras)
+
+
 # --- the brand and the signatures ---------------------------------------------------------------
 
 
@@ -419,6 +481,19 @@ def test_after_tras_restaurar_nothing_cached_before_is_read(client, credenciales
     r = rpc(client, "ping", **cabeceras)
     assert (r.status, r.cuerpo["error"]["code"]) == (401, "TOKEN_MCP_INVALIDO")
     assert "restaur" in capsys.readouterr().out.lower()
+
+
+def test_after_tras_restaurar_no_cached_oauth_token_is_read(client, oauth, reloj):
+    token, cabeceras = oauth
+    _calentar(client, cabeceras)
+    # The restored rows do not have the token (deleted behind the back of the cache).
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {token._meta.db_table} WHERE id = %s", [token.pk])
+    assert rpc(client, "ping", **cabeceras).status == 200  # the cache still says otherwise
+    call_command("tras_restaurar")
+    _oauth_rechazado(client, cabeceras)
 
 
 @pytest.mark.skipif(

@@ -221,9 +221,7 @@ def test_django_debug_pages_are_left_alone_because_they_are_inline(client, setti
     assert PATRON.match(client.get("/no-existe/")["Content-Security-Policy"])
 
 
-def test_the_branded_error_pages_under_debug_keep_the_policy(client, settings):
-    settings.DEBUG = True
-    settings.HUB_DEBUG_TECNICO = False
+def test_the_branded_error_pages_under_debug_keep_the_policy(client, debug_de_la_demo):
     r = client.get("/no-existe/")
     assert r.status_code == 404
     assert PATRON.match(r["Content-Security-Policy"])

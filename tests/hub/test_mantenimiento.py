@@ -220,6 +220,9 @@ def test_a_run_reports_every_table_once_in_a_fixed_order(settings):
         "confirmaciones usadas vencidas: 0 borradas",
         "registro de auditoría (más de 30 días): 1 borradas",
         "rechazos del asistente (más de 30 días): 0 borradas",
+        "tokens de refresco OAuth vencidos: 0 borrados",
+        "tokens de acceso OAuth vencidos: 0 borrados",
+        "códigos de autorización OAuth vencidos: 0 borrados",
         "mensajes de contacto (más de 60 días): 1 borrados",
         "sesiones (vencidas hace más de 2 días): 0 borradas",
     ]
@@ -230,6 +233,9 @@ def test_a_dry_run_reports_every_table_once_and_closes_no_refusal_count():
         "confirmaciones usadas vencidas: 0 se borrarían",
         "registro de auditoría: se conserva todo (HUB_RETENCION_AUDITORIA_DIAS sin definir)",
         "rechazos del asistente: se conserva todo, como el registro de auditoría",
+        "tokens de refresco OAuth vencidos: 0 se borrarían",
+        "tokens de acceso OAuth vencidos: 0 se borrarían",
+        "códigos de autorización OAuth vencidos: 0 se borrarían",
         "mensajes de contacto (más de 365 días): 0 se borrarían",
         "sesiones (vencidas hace más de 0 días): 0 se borrarían",
     ]

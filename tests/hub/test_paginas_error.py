@@ -136,3 +136,22 @@ def test_if_the_page_itself_cannot_be_drawn_a_plain_one_answers(cliente, monkeyp
     assert 'href="/">Ir al inicio</a>' in texto
     nonce = r["Content-Security-Policy"].split("'nonce-")[1].split("'")[0]
     assert f'<style nonce="{nonce}">' in texto
+
+
+def test_without_debug_django_handles_exceptions_with_its_own_function():
+    """The branded pages under DEBUG replace a Django internal: production must not run it."""
+    from django.core.handlers import exception
+
+    assert exception.response_for_exception.__module__ == "django.core.handlers.exception"
+
+
+def test_with_debug_the_replacement_keeps_djangos_own_function_underneath():
+    """If Django renames or drops response_for_exception, the DEBUG pages stop here, visibly."""
+    from django.core.handlers import exception
+
+    paginas_error.instalar()
+    try:
+        assert exception.response_for_exception is paginas_error.respuesta_de_excepcion
+    finally:
+        paginas_error.desinstalar()
+    assert exception.response_for_exception.__module__ == "django.core.handlers.exception"

@@ -21,14 +21,12 @@ TECNICA = ("Using the URLconf", "Traceback", "DEBUG = True", "Django tried these
 
 
 @pytest.fixture(autouse=True)
-def con_debug(settings):
-    settings.DEBUG = True
-    settings.HUB_DEBUG_TECNICO = False
+def con_debug(debug_de_la_demo):
     m = Marca.cargar()
     m.nombre = "Alcaldía de Villa Esperanza"
     m.save()
     Marca.olvidar()
-    return settings
+    return debug_de_la_demo
 
 
 @pytest.fixture
@@ -71,13 +69,13 @@ def test_a_request_the_person_may_not_see_is_the_branded_404(cliente):
 
 
 def test_an_internal_error_is_the_branded_500_and_the_traceback_goes_to_the_log(cliente, caplog):
-    with caplog.at_level(logging.ERROR, logger="hub.errores"):
+    with caplog.at_level(logging.ERROR, logger="django.request"):
         r = cliente.get("/prueba/rota")
     assert r.status_code == 500
     texto = _marca(r, "Ocurrió un error")
     assert "detalle-interno-que-no-debe-salir" not in texto
-    registro = [x for x in caplog.records if x.name == "hub.errores"]
-    assert [x.getMessage() for x in registro] == ["error no controlado en GET /prueba/rota"]
+    registro = [x for x in caplog.records if x.name == "django.request"]  # as in production
+    assert [x.getMessage() for x in registro] == ["Internal Server Error: /prueba/rota"]
     assert "detalle-interno-que-no-debe-salir" in str(registro[0].exc_info[1])
 
 
@@ -148,3 +146,98 @@ def test_in_a_browser_the_demo_shows_the_branded_404(navegador, con_debug, ancho
     capturar(pagina, f"error_404_con_debug_{ancho}")
     pagina.wait_for_load_state("networkidle")
     assert violaciones == []
+
+
+# Errors raised before any view (inside a middleware, by the resolver or by process_view) reach
+# Django's response_for_exception directly: under DEBUG it drew its technical page.
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_host_not_allowed_is_the_branded_400(cliente, con_debug, debug, caplog):
+    con_debug.DEBUG = debug
+    with caplog.at_level(logging.ERROR, logger="hub.errores"):
+        r = cliente.get("/", HTTP_HOST="atacante.example")
+    assert r.status_code == 400
+    texto = _marca(r, "Solicitud no válida")  # the brand's page, not the plain fallback
+    for pista in ("DisallowedHost", "ALLOWED_HOSTS", "atacante.example"):
+        assert pista not in texto
+    assert [x for x in caplog.records if x.name == "hub.errores"] == []
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_post_to_a_path_without_its_slash_is_redirected_as_in_production(
+    cliente, con_debug, debug
+):
+    con_debug.DEBUG = debug
+    r = cliente.post("/cuentas/login?next=/x", {"username": "a"})
+    assert r.status_code == 301
+    assert r["Location"] == "/cuentas/login/?next=/x"
+
+
+def test_a_post_with_too_many_fields_is_the_branded_400(con_debug):
+    con_debug.DATA_UPLOAD_MAX_NUMBER_FIELDS = 3
+    cliente = Client(raise_request_exception=False, enforce_csrf_checks=True)
+    cliente.cookies["csrftoken"] = "a" * 32  # so CSRF gets as far as reading the form
+    r = cliente.post("/cuentas/login/", {f"c{i}": "x" for i in range(10)})
+    assert r.status_code == 400  # CsrfViewMiddleware reads the body in process_view
+    assert "TooManyFieldsSent" not in _marca(r, "Solicitud no válida")
+
+
+class _Falla:
+    """A middleware that raises what its request asks for (before any view runs)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.core.exceptions import BadRequest, PermissionDenied
+        from django.http import Http404
+
+        errores = {
+            "404": Http404("detalle-interno-del-404"),
+            "403": PermissionDenied("detalle-interno"),
+            "400": BadRequest("detalle-interno-de-la-peticion"),
+            "500": RuntimeError("detalle-interno-que-no-debe-salir"),
+        }
+        if (que := request.GET.get("falla")) in errores:
+            raise errores[que]
+        return self.get_response(request)
+
+
+@pytest.mark.parametrize(
+    ("falla", "status", "titulo"),
+    [
+        ("404", 404, "Página no encontrada"),
+        ("403", 403, "Sin permiso"),
+        ("400", 400, "Solicitud no válida"),
+        ("500", 500, "Ocurrió un error"),
+    ],
+)
+@pytest.mark.parametrize("donde", ["primero", "ultimo"])
+def test_an_error_raised_inside_a_middleware_is_the_branded_page(
+    con_debug, falla, status, titulo, donde
+):
+    falla_mw = f"{__name__}._Falla"
+    mw = list(con_debug.MIDDLEWARE)
+    con_debug.MIDDLEWARE = [falla_mw, *mw] if donde == "primero" else [*mw, falla_mw]
+    cliente = Client(raise_request_exception=False)
+    r = cliente.get(f"/cuentas/login/?falla={falla}")
+    assert r.status_code == status
+    texto = r.content.decode()
+    assert f"<title>{titulo}" in texto
+    for pista in (*TECNICA, "detalle-interno"):
+        assert pista not in texto
+
+
+def test_an_error_raised_inside_a_middleware_under_api_keeps_the_envelope(con_debug):
+    con_debug.MIDDLEWARE = [*con_debug.MIDDLEWARE, f"{__name__}._Falla"]
+    r = Client(raise_request_exception=False).get("/prueba/api/v1/rota?falla=404")
+    assert r.status_code == 404
+    assert r.json()["error"]["code"] == "NO_ENCONTRADO"
+
+
+def test_the_developer_flag_brings_the_technical_400_of_a_bad_host_back(cliente, con_debug):
+    con_debug.HUB_DEBUG_TECNICO = True
+    r = cliente.get("/", HTTP_HOST="atacante.example")
+    assert r.status_code == 400
+    assert "DisallowedHost" in r.content.decode()

@@ -42,7 +42,8 @@ ajustes.save()
 print(json.dumps({"clave": clave, "token": token}))
 """
 
-# After the snapshot: writes on, the brand limit raised, and a token the snapshot never had.
+# After the snapshot: writes on, the brand limit raised, and a personal token and an OAuth access
+# token the snapshot never had.
 _CAMBIAR = """
 import json
 from apps.cuentas.models import User
@@ -57,7 +58,9 @@ limites.marca_por_minuto = 100000
 limites.save()
 persona = User.objects.get(username="persona_respaldo")
 _token, token = services.crear_token_personal(usuario=persona, nombre="Después", dias=30)
-print(json.dumps({"token_nuevo": token}))
+from tests.mcp.factories import nuevo_token_oauth
+_oauth, oauth = nuevo_token_oauth(persona)
+print(json.dumps({"token_nuevo": token, "oauth_nuevo": oauth}))
 """
 
 
@@ -118,6 +121,14 @@ def _mcp(http: httpx.Client, base: str, clave: str, token: str, metodo: str) -> 
     )
 
 
+def _oauth(http: httpx.Client, base: str, token: str, metodo: str) -> httpx.Response:
+    return http.post(
+        f"{base}/mcp/api/mcp",
+        json={"jsonrpc": "2.0", "id": 1, "method": metodo},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+
+
 def _herramientas(r: httpx.Response) -> set[str]:
     assert r.status_code == 200, r.text
     return {h["name"] for h in r.json()["result"]["tools"]}
@@ -133,8 +144,10 @@ def test_a_database_restored_under_a_warm_cache_is_what_the_server_answers(tmp_p
         restaurar = _instantanea(env, tmp_path)
         despues = _shell(env, _CAMBIAR)
         clave, token, nuevo = antes["clave"], antes["token"], despues["token_nuevo"]
+        oauth = despues["oauth_nuevo"]
         with servidores(env, 1) as (base,), httpx.Client(timeout=5) as http:
             for _ in range(2):  # the cache is warm with the world after the snapshot
+                assert _oauth(http, base, oauth, "ping").status_code == 200
                 assert _herramientas(_mcp(http, base, clave, nuevo, "tools/list")) & ESCRITURAS
                 marca = http.get(f"{base}/auth/api/v1/auth/marca")
                 assert marca.headers["X-RateLimit-Limit"] == "100000"
@@ -148,6 +161,9 @@ def test_a_database_restored_under_a_warm_cache_is_what_the_server_answers(tmp_p
             # The token created after the snapshot does not exist in the restored database.
             for _ in range(3):
                 r = _mcp(http, base, clave, nuevo, "ping")
+                assert r.status_code == 401, r.text
+                assert r.json()["error"]["code"] == "TOKEN_MCP_INVALIDO"
+                r = _oauth(http, base, oauth, "ping")
                 assert r.status_code == 401, r.text
                 assert r.json()["error"]["code"] == "TOKEN_MCP_INVALIDO"
                 # The write switch and the brand limit are the restored values.

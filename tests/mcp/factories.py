@@ -54,3 +54,45 @@ def rechazo_contado_en_cache(veces: int) -> RechazoAsistente:
     )
     cache.set(rechazos.llave_cache(fila), veces, 600)
     return fila
+
+
+def nueva_aplicacion(nombre: str = "Claude", **campos):
+    """An OAuth client (public, authorization code), as an assistant registers itself."""
+    from oauth2_provider.models import get_application_model
+
+    Aplicacion = get_application_model()
+    return Aplicacion.objects.create(
+        name=nombre,
+        client_type=Aplicacion.CLIENT_PUBLIC,
+        authorization_grant_type=Aplicacion.GRANT_AUTHORIZATION_CODE,
+        redirect_uris="https://asistente.example/callback",
+        **campos,
+    )
+
+
+def nuevo_token_oauth(
+    usuario,
+    *,
+    aplicacion=None,
+    alcances: str = "asistente:leer asistente:escribir",
+    recursos: list[str] | None = None,
+    segundos: int = 3600,
+):
+    """An OAuth access token and its secret, as the hub's authorization server issues them
+    (digest only at rest; bound to the MCP resource unless `recursos` says otherwise)."""
+    from oauth2_provider.models import get_access_token_model, set_token_value
+
+    from apps.autorizacion import tokens
+    from apps.mcp import recurso
+
+    secreto = tokens.generar_acceso()
+    token = get_access_token_model()(
+        user=usuario,
+        application=aplicacion or nueva_aplicacion(),
+        scope=alcances,
+        expires=timezone.now() + timedelta(seconds=segundos),
+        resource=recursos if recursos is not None else [recurso.url_recurso()],
+    )
+    set_token_value(token, secreto)
+    token.save()
+    return token, secreto

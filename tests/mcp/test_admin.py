@@ -140,9 +140,14 @@ def test_the_key_list_shows_status_and_last_use_and_filters_by_status(administra
 
 def test_api_keys_are_revoked_not_deleted(administra):
     clave, secreto = nueva_clave()
-    r = administra.post(
-        "/admin/mcp/claveapi/", {"action": "revocar", "_selected_action": [clave.pk]}
-    )
+    elegida = {"action": "revocar", "_selected_action": [clave.pk]}
+    # First a confirmation page that changes nothing; then the revocation.
+    pregunta = administra.post("/admin/mcp/claveapi/", elegida)
+    assert pregunta.status_code == 200
+    assert 'name="confirmado" value="si"' in pregunta.content.decode()
+    clave.refresh_from_db()
+    assert clave.estado == "activo"
+    r = administra.post("/admin/mcp/claveapi/", {**elegida, "confirmado": "si"})
     assert r.status_code == 302
     assert "Se revocó 1 clave." in administra.get(r.url).content.decode()
     clave.refresh_from_db()
@@ -160,7 +165,7 @@ def test_personal_tokens_are_listed_without_secrets_and_can_be_revoked(administr
     otro, _ = nuevo_token(persona)
     r = administra.post(
         "/admin/mcp/tokenpersonal/",
-        {"action": "revocar", "_selected_action": [token.pk, otro.pk]},
+        {"action": "revocar", "_selected_action": [token.pk, otro.pk], "confirmado": "si"},
     )
     assert "Se revocaron 2 tokens." in administra.get(r.url).content.decode()
     token.refresh_from_db()
@@ -179,6 +184,11 @@ def _ajustes(**cambios):
         "usuario_por_minuto": "50",
         "escrituras_por_minuto": "3",
         "verificaciones_fallidas_por_hora": "5",
+        "oauth_habilitado": "on",
+        "oauth_registro_abierto": "on",
+        "oauth_cimd_dominios": "",
+        "oauth_acceso_segundos": "3600",
+        "oauth_refresco_dias": "30",
     }
     datos.update(cambios)
     return datos

@@ -66,8 +66,8 @@ def test_the_list_shows_tool_result_and_duration_with_local_seconds(administra):
 def test_the_heading_and_the_field_of_a_row_show_the_same_local_time(administra):
     fila = _fila()
     html = administra.get(f"{LISTA}{fila.pk}/change/").content.decode()
-    assert str(fila) == "2026-03-04 21:04:09 estado_cdp ok"
-    assert "<h2>2026-03-04 21:04:09 estado_cdp ok</h2>" in html
+    assert str(fila) == "2026-03-04 21:04:09 estado_cdp · Correcta"
+    assert "<h2>2026-03-04 21:04:09 estado_cdp · Correcta</h2>" in html
     assert '<span class="nowrap">2026-03-04 21:04:09</span>' in html
     assert "02:04" not in html
 

@@ -90,7 +90,7 @@ def test_the_refusal_list_shows_all_its_columns_at_1280_and_is_captured(organiza
     fondo = pagina.locator("#header").evaluate("e => getComputedStyle(e).backgroundColor")
     assert fondo == "rgb(11, 79, 108)"  # the demo brand's primary, #0B4F6C
     capturar(pagina, "admin_rechazos_1280")
-    pagina.get_by_role("link", name="SIN_PERMISO").click()
+    pagina.get_by_role("link", name="Sin permiso", exact=True).click()  # the code, in Spanish
     assert pagina.locator("#result_list tbody tr").count() == 6
     capturar(pagina, "admin_rechazos_filtrados_1280")
     assert violaciones == []

@@ -38,10 +38,14 @@ def _nombres(r) -> set[str]:
 # --- no credential, API key only ---------------------------------------------------------------
 
 
-def test_no_credential_is_401_no_autenticado_with_www_authenticate(client):
+def test_no_credential_is_401_no_autenticado_with_www_authenticate(client, settings):
+    settings.HUB_URL_PUBLICA = "https://hub.entidad.example"
     r = rpc(client, "ping")
     _401(r, "NO_AUTENTICADO")
-    assert r.http["WWW-Authenticate"] == 'Bearer realm="mcp"'
+    assert r.http["WWW-Authenticate"] == (
+        'Bearer realm="mcp", resource_metadata="https://hub.entidad.example'
+        '/.well-known/oauth-protected-resource/mcp/api/mcp"'
+    )
 
 
 def test_credentials_in_the_query_string_are_ignored(client):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from oauth2_provider.models import get_access_token_model
 
 from apps.calidad import demo as demo_calidad
 from apps.cuentas import demo as demo_cuentas
@@ -57,6 +58,8 @@ def test_running_the_demo_twice_prints_the_same_secrets_and_adds_nothing(ctx, _b
     demo.cargar(otra)
     assert otra.salida["api_key"] == ctx.salida["api_key"]
     assert otra.salida["tokens"] == ctx.salida["tokens"]
+    assert otra.salida["oauth_token"] == ctx.salida["oauth_token"]
+    assert get_access_token_model().objects.count() == 1
     assert ClaveApi.objects.count() == 1
     assert TokenPersonal.objects.count() == len(demo.TOKENS)
 
@@ -75,6 +78,15 @@ def test_each_demo_credential_behaves_as_its_name_says(client, ctx):
     assert estado("bloqueado") == 403
     assert estado("vencido") == 401
     assert estado("revocado") == 401
+
+
+def test_the_demo_oauth_token_acts_as_completo_through_a_verified_client(client, ctx):
+    secreto = ctx.salida["oauth_token"]
+    assert secreto.startswith("sgioat_")
+    assert rpc(client, "ping", Authorization=f"Bearer {secreto}").status == 200
+    acceso = get_access_token_model().objects.select_related("user", "application").get()
+    assert acceso.user.username == "completo"
+    assert acceso.application.verificada is True
 
 
 def test_the_foreign_request_is_visible_to_completo_and_not_to_limitado(client, ctx):

@@ -349,9 +349,9 @@ def test_the_usage_costs_the_same_whatever_the_volume(
     client, como_admin, auditoria, django_assert_num_queries
 ):
     llamar(client, "uso_asistente", {}, **como_admin)
-    # Four GROUP BY queries of the audit log, the pending refusal counts, one GROUP BY of the
-    # refusals, audit row (credentials come from the cache).
-    with django_assert_num_queries(7):
+    # Five GROUP BY queries of the audit log (the fifth by OAuth client), the pending refusal
+    # counts, one GROUP BY of the refusals, audit row (credentials come from the cache).
+    with django_assert_num_queries(8):
         llamar(client, "uso_asistente", {}, **como_admin)
     RegistroAuditoria.objects.bulk_create(
         RegistroAuditoria(
@@ -374,7 +374,7 @@ def test_the_usage_costs_the_same_whatever_the_volume(
         )
         for i in range(300)
     )
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         datos = _valida(llamar(client, "uso_asistente", {}, **como_admin), "uso_asistente")
     assert datos["total_llamadas"] == 9 + 2 + 300  # the two earlier uso_asistente calls
 

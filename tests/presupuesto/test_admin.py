@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -207,6 +208,7 @@ def test_project_assignments_over_the_ceiling_are_refused(admin_client, datos):
     respuesta = admin_client.post(url, base)
     assert respuesta.status_code == 200
     assert "superan el tope" in respuesta.content.decode()
+    assert re.search(r"tope de la vigencia \(\$ [\d.]+,\d\d\)", respuesta.content.decode())
     base["asignaciones-1-valor"] = "100"
     base["asignaciones-0-valor"] = "900"  # below the 1010 certified
     respuesta = admin_client.post(url, base)

@@ -25,6 +25,7 @@ LLAMADAS = {
     "anular": lambda s, a: services.anular(solicitud=s, actor=a, motivo=MOTIVO),
     "marcar_atencion": lambda s, a: services.marcar_atencion(solicitud=s, actor=a, motivo=MOTIVO),
     "asignar": lambda s, a: services.asignar(tarea=selectors.tarea_actual(s), usuario=a, actor=a),
+    "corregir": lambda s, a: services.corregir(solicitud=s, actor=a),
 }
 
 
@@ -116,6 +117,27 @@ def test_the_holder_of_a_first_stage_may_move_it_and_the_filer_only_annul(flujo)
         "anular"
     }
     assert services.puede_asignar(tarea=tarea, actor=flujo.solicitante) is False
+
+
+def test_a_returned_request_offers_the_correction_to_its_filer_only(flujo):
+    s = flujo.en_estado("devuelto")
+    tarea = selectors.tarea_actual(s)
+    assert services.acciones_permitidas(solicitud=s, actor=flujo.solicitante, tarea=tarea) == {
+        "corregir",
+        "anular",
+    }
+    r1 = flujo.responsables[0]
+    assert "corregir" not in services.acciones_permitidas(solicitud=s, actor=r1, tarea=tarea)
+    assert services.puede_corregir(solicitud=s, actor=r1) is False
+
+
+def test_for_an_outside_filer_the_stages_role_records_the_correction(flujo):
+    s = flujo.radicar(nombre_solicitante="María Gómez", correo_solicitante="maria@correo.co")
+    s = services.devolver(solicitud=s, actor=flujo.responsables[0], motivo="Falta un soporte")
+    colega = persona(flujo.roles[0])
+    assert services.puede_corregir(solicitud=s, actor=colega) is True
+    assert services.puede_corregir(solicitud=s, actor=flujo.responsables[1]) is False
+    assert services.corregir(solicitud=s, actor=colega).estado == "en_tramite"
 
 
 def test_at_the_last_stage_approving_is_offered(flujo):

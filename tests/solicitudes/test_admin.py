@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+import re
 from datetime import timedelta
 
 import pytest
@@ -116,3 +118,19 @@ def test_counter_list_is_read_only(admin_client, solicitud):
     respuesta = admin_client.get(reverse("admin:solicitudes_consecutivo_changelist"))
     assert respuesta.status_code == 200
     assert admin_client.get(reverse("admin:solicitudes_consecutivo_add")).status_code == 403
+
+
+def test_history_and_task_captions_are_in_local_time_without_an_id_prefix(admin_client, solicitud):
+    from apps.solicitudes.models import Evento
+
+    evento = Evento.objects.filter(solicitud=solicitud).first()
+    local = timezone.localtime(evento.creado_en).strftime("%Y-%m-%d %H:%M")
+    utc = evento.creado_en.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M")
+    assert local != utc  # Bogotá is five hours behind UTC
+    url = reverse("admin:solicitudes_solicitud_change", args=[solicitud.pk])
+    contenido = admin_client.get(url).content.decode()
+    assert f"{evento.get_accion_display()} · {local}" in contenido
+    assert f"· {utc}" not in contenido
+    tarea = Tarea.objects.filter(solicitud=solicitud).first()
+    assert str(tarea).startswith(str(tarea.etapa))
+    assert re.search(rf"[>\s]{solicitud.pk} · ", contenido) is None

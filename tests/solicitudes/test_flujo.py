@@ -323,6 +323,37 @@ def test_a_task_is_assigned_only_within_its_role(flujo):
     assert tarea.asignada_a is None
 
 
+def test_a_colleague_cannot_take_a_task_another_person_holds(flujo):
+    r1 = flujo.responsables[0]
+    colega = persona(flujo.roles[0])
+    s = flujo.radicar()
+    [tarea] = _pendientes(s)
+    services.asignar(tarea=tarea, usuario=r1, actor=r1)
+    eventos = Evento.objects.filter(solicitud=s).count()
+    for usuario in (colega, r1):
+        with pytest.raises(AccionNoPermitida) as error:
+            services.asignar(tarea=tarea, usuario=usuario, actor=colega)
+        assert error.value.detalle == (
+            "La tarea ya está asignada: solo quien la tiene puede pasarla a otra persona del rol."
+        )
+    tarea.refresh_from_db()
+    assert tarea.asignada_a == r1
+    assert services.puede_asignar(tarea=tarea, actor=colega) is False
+    assert Evento.objects.filter(solicitud=s).count() == eventos
+
+
+def test_the_holder_may_hand_the_task_on_and_a_superuser_may_reassign_it(flujo):
+    r1 = flujo.responsables[0]
+    colega = persona(flujo.roles[0])
+    s = flujo.radicar()
+    [tarea] = _pendientes(s)
+    services.asignar(tarea=tarea, usuario=r1, actor=r1)
+    assert services.asignar(tarea=tarea, usuario=colega, actor=r1).asignada_a == colega
+    admin = persona(is_superuser=True)
+    assert services.puede_asignar(tarea=tarea, actor=admin) is True
+    assert services.asignar(tarea=tarea, usuario=r1, actor=admin).asignada_a == r1
+
+
 def test_a_completed_task_or_the_filers_correction_cannot_be_assigned(flujo):
     s = flujo.radicar()
     [tarea] = _pendientes(s)

@@ -138,16 +138,21 @@ def test_the_filer_sees_only_comment_and_annul_and_the_service_refuses_the_rest(
     assert _foto(s) == antes
 
 
-def test_a_colleague_who_sees_an_assigned_task_may_only_take_it_over(client, flujo):
+def test_a_colleague_who_sees_an_assigned_task_is_offered_no_move_and_cannot_take_it(client, flujo):
     s, _ = _preparar(flujo, "avanzar")
     colega = _actor(flujo, s, 0, "colega_con_asignada")
     dar_permisos(colega, "solicitudes.ver_todas")
     client.force_login(colega)
     pagina = _plano(client.get(s.enlace))
-    assert "Tomar la tarea" in pagina  # asignar: anyone of the role may hand it on
-    assert "Completar la etapa" not in pagina and "Rechazar…" not in pagina
+    assert "Qué puede hacer" not in pagina
+    for clave, (oferta, _, _) in ACCIONES.items():
+        if clave != "comentar":
+            assert oferta not in pagina, clave
     antes = _foto(s)
     assert client.post(f"{s.enlace}/avanzar").status_code == 403
+    r = client.post(f"{s.enlace}/tomar")
+    assert r.status_code == 403
+    assert "La tarea ya está asignada: solo quien la tiene puede pasarla" in _plano(r)
     assert _foto(s) == antes
 
 

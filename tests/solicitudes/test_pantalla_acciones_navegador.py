@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.marca import demo as marca_demo
+from apps.solicitudes import services
 from apps.solicitudes.models import Comentario, Solicitud, Tarea
 from hub.demo import ContextoDemo
 from tests.navegador_csp import vigilar_csp
@@ -101,5 +102,42 @@ def test_the_holder_returns_the_request_with_a_reason(flujo, navegador, ancho, a
     assert Solicitud.objects.get(pk=s.pk).estado == "devuelto"
     _sin_desbordes(pagina, ancho)
     capturar(pagina, f"solicitud_devuelta_{ancho}")
+    pagina.wait_for_load_state("networkidle")
+    assert violaciones == []
+
+
+@pytest.mark.parametrize(("ancho", "alto"), ANCHOS)
+def test_the_filer_sends_the_correction(flujo, navegador, ancho, alto):
+    marca_demo.cargar(ContextoDemo())
+    s = flujo.radicar(
+        campos=[
+            {"nombre": "cargo", "etiqueta": "Cargo", "valor": "Profesional universitario"},
+            {"nombre": "banco", "etiqueta": "Entidad de destino", "valor": "Banco Agrario"},
+        ]
+    )
+    s = services.devolver(
+        solicitud=s, actor=flujo.responsables[0], motivo="Falta el grado del cargo"
+    )
+    pagina = navegador(ancho, alto)
+    violaciones = vigilar_csp(pagina)
+    _ingresar(pagina, flujo.solicitante.username, s.enlace)
+    assert pagina.get_by_text("Qué pidieron corregir: Falta el grado del cargo").is_visible()
+    assert pagina.get_by_label("Cargo").input_value() == "Profesional universitario"
+    _sin_desbordes(pagina, ancho)
+    pagina.get_by_role("heading", name="Enviar la corrección").scroll_into_view_if_needed()
+    capturar(pagina, f"solicitud_correccion_{ancho}")
+
+    pagina.get_by_label("Cargo").fill("Profesional universitario grado 2")
+    pagina.get_by_label("Comentario (opcional").fill("Agregué el grado.")
+    pagina.get_by_role("button", name="Enviar la corrección").click()
+    pagina.wait_for_url(pagina.base + s.enlace)
+    assert _aviso(pagina) == (
+        f"Envió la corrección: la solicitud {s.numero_visible} volvió a su trámite."
+    )
+    s.refresh_from_db()
+    assert s.estado == "en_tramite"
+    assert s.campos.get(nombre="cargo").valor == "Profesional universitario grado 2"
+    assert pagina.get_by_role("button", name="Enviar la corrección").count() == 0
+    assert "Agregué el grado." in pagina.locator("#comentarios").inner_text()
     pagina.wait_for_load_state("networkidle")
     assert violaciones == []

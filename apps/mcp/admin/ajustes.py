@@ -20,6 +20,15 @@ ACCESO = (
     "confirmacion_segundos",
     "origenes_permitidos",
 )
+OAUTH = (
+    "oauth_habilitado",
+    "oauth_solo_verificadas",
+    "oauth_registro_abierto",
+    "oauth_cimd_habilitado",
+    "oauth_cimd_dominios",
+    "oauth_acceso_segundos",
+    "oauth_refresco_dias",
+)
 LIMITES = (
     "integracion_por_minuto",
     "usuario_por_minuto",
@@ -68,10 +77,16 @@ class AjustesAsistenteForm(forms.ModelForm):
             "cabecera Origin (programas, clientes de escritorio) se aceptan siempre."
         ),
     )
+    oauth_cimd_dominios = CampoLineas(
+        label="Dominios permitidos para CIMD",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60, "spellcheck": "false"}),
+        help_text="Uno por línea, p. ej. claude.ai, o .openai.com para todos sus subdominios.",
+    )
 
     class Meta:
         model = AjustesAsistente
-        fields = ACCESO + LIMITES
+        fields = ACCESO + OAUTH + LIMITES
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -81,4 +96,8 @@ class AjustesAsistenteForm(forms.ModelForm):
 @admin.register(AjustesAsistente)
 class AjustesAsistenteAdmin(AdminUnico):
     form = AjustesAsistenteForm
-    fieldsets = (("Acceso", {"fields": ACCESO}), ("Límites", {"fields": LIMITES}))
+    fieldsets = (
+        ("Acceso", {"fields": ACCESO}),
+        ("Conexiones OAuth (iniciar sesión desde el asistente)", {"fields": OAUTH}),
+        ("Límites", {"fields": LIMITES}),
+    )

@@ -1,5 +1,6 @@
 """The audit log: read-only, every key column within a 1280 px screen, local times with seconds,
-filters by tool, result, person and date, and CSV export of exactly what the list shows."""
+filters by tool, result, person, OAuth client and date, and CSV export of exactly what the list
+shows."""
 
 from __future__ import annotations
 
@@ -10,13 +11,15 @@ from collections.abc import Iterable, Iterator
 from django.contrib import admin
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.core.exceptions import PermissionDenied
+from django.db.models import Max
 from django.http import HttpRequest, HttpResponseRedirect, StreamingHttpResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from apps.mcp.admin.columnas import fecha_corta, insignia
+from apps.mcp.admin.columnas import fecha_corta, filtro_codigos, insignia
 from apps.mcp.admin.solo_lectura import AdminSoloLectura
+from apps.mcp.etiquetas import etiqueta
 from apps.mcp.models import RegistroAuditoria
 
 FORMATO = "%Y-%m-%d %H:%M:%S"
@@ -32,6 +35,8 @@ COLUMNAS_CSV = [
     "duracion_ms",
     "request_id",
     "request_id_recibido",
+    "cliente_oauth_id",
+    "cliente_oauth",
 ]
 
 
@@ -71,6 +76,8 @@ def filas_csv(filas: Iterable[RegistroAuditoria]) -> Iterator[str]:
                 fila.duracion_ms,
                 fila.request_id,
                 _celda(fila.request_id_recibido),
+                fila.cliente_id if fila.cliente_id is not None else "",
+                _celda(fila.cliente_nombre),
             ]
         )
 
@@ -85,6 +92,34 @@ def respuesta_csv(queryset) -> StreamingHttpResponse:
     return response
 
 
+class FiltroCliente(admin.SimpleListFilter):
+    """The OAuth clients that appear in the log, each by its id (names are not unique)."""
+
+    title = "cliente OAuth"
+    parameter_name = "cliente"
+
+    def lookups(self, request, model_admin):
+        nombres: dict[int, str] = {}
+        # One group per (client, name): a client that renamed itself is listed by its latest.
+        grupos = (
+            RegistroAuditoria.objects.filter(cliente_id__isnull=False)
+            .values_list("cliente_id", "cliente_nombre")
+            .annotate(ultima=Max("creado"))
+            .order_by("ultima")
+        )
+        for id_, nombre, _ultima in grupos:
+            nombres[id_] = nombre
+        return [(str(id_), f"{nombre} (#{id_})") for id_, nombre in sorted(nombres.items())]
+
+    def queryset(self, request, queryset):
+        valor = self.value()
+        if valor is None:
+            return queryset
+        if not valor.isdigit():
+            return queryset.none()
+        return queryset.filter(cliente_id=int(valor))
+
+
 @admin.register(RegistroAuditoria)
 class RegistroAuditoriaAdmin(AdminSoloLectura):
     change_list_template = "admin/mcp/registroauditoria/change_list.html"
@@ -96,13 +131,15 @@ class RegistroAuditoriaAdmin(AdminSoloLectura):
         "resultado_visible",
         "duracion",
     )  # the IP (up to 39 characters in IPv6) is in each row's page, the CSV and the search
+    columnas_telefono = ("fecha", "herramienta", "resultado_visible")
     list_filter = (
         "creado",
         "herramienta",
-        "resultado",
+        filtro_codigos("resultado", "resultado"),
         ("usuario", admin.RelatedOnlyFieldListFilter),
         "credencial",
         ("clave", admin.RelatedOnlyFieldListFilter),
+        FiltroCliente,
     )
     # "=request_id": paste the id of a log line to find its row (exact match); a proxy's id too.
     search_fields = (
@@ -121,11 +158,13 @@ class RegistroAuditoriaAdmin(AdminSoloLectura):
         "usuario",
         "clave",
         "token_prefijo",
+        "cliente_id",
+        "cliente_nombre",
         "credencial",
         "ip",
         "herramienta",
         "argumentos_legibles",
-        "resultado",
+        "resultado_visible",
         "duracion",
         "request_id",
         "request_id_recibido",
@@ -138,12 +177,14 @@ class RegistroAuditoriaAdmin(AdminSoloLectura):
 
     @admin.display(description="integración", ordering="clave__nombre")
     def integracion(self, fila: RegistroAuditoria) -> str:
-        return fila.clave.nombre if fila.clave else "—"
+        if fila.clave:
+            return fila.clave.nombre
+        return f"{fila.cliente_nombre} (OAuth)" if fila.cliente_id is not None else "—"
 
     @admin.display(description="resultado", ordering="resultado")
     def resultado_visible(self, fila: RegistroAuditoria) -> str:
         clase = "activo" if fila.resultado == "ok" else "vencido"
-        return insignia(clase, fila.resultado)
+        return insignia(clase, etiqueta(fila.resultado), titulo=fila.resultado)
 
     @admin.display(description="duración", ordering="duracion_ms")
     def duracion(self, fila: RegistroAuditoria) -> str:

@@ -19,7 +19,7 @@ from apps.mcp import services
 from apps.mcp.admin.columnas import fecha_corta, insignia
 from apps.mcp.entrega import Entrega
 from apps.mcp.models import ClaveApi, Credencial, TokenPersonal
-from hub.admin_acciones import accion_masiva
+from hub.admin_acciones import AccionDeObjeto, AdminConAcciones, accion_masiva
 
 # The secret of a new key waits for the "key created" page (cookie path: the keys' admin).
 ENTREGA_CLAVE = Entrega("clave", "/admin/mcp/claveapi/")
@@ -77,7 +77,40 @@ class ClaveApiForm(forms.ModelForm):
         return vence
 
 
-class CredencialAdmin(admin.ModelAdmin):
+def _vigente(credencial: Credencial) -> bool:
+    return credencial.revocado_en is None
+
+
+REVOCAR_CLAVE = AccionDeObjeto(
+    nombre="revocar",
+    boton="Revocar la clave",
+    titulo="¿Revocar esta clave de API?",
+    aviso=(
+        "La integración que la usa deja de funcionar de inmediato: el asistente responde "
+        "401 a cada llamada con esta clave. La revocación no se puede deshacer; la clave queda "
+        "en la lista (y en la auditoría) como revocada."
+    ),
+    operacion=lambda request, clave, datos: services.revocar_claves(ids=[clave.pk]),
+    hecho="clave revocada.",
+    disponible=_vigente,
+    confirmar="Sí, revocar la clave",
+)
+REVOCAR_TOKEN = AccionDeObjeto(
+    nombre="revocar",
+    boton="Revocar el token",
+    titulo="¿Revocar este token personal?",
+    aviso=(
+        "Su dueño deja de poder usar el asistente con este token de inmediato (puede crear "
+        "otro en su perfil si conserva el acceso). La revocación no se puede deshacer."
+    ),
+    operacion=lambda request, token, datos: services.revocar_tokens(ids=[token.pk]),
+    hecho="token revocado.",
+    disponible=_vigente,
+    confirmar="Sí, revocar el token",
+)
+
+
+class CredencialAdmin(AdminConAcciones):
     """What keys and tokens share in the admin: revoked, never deleted; the visible prefix."""
 
     def has_delete_permission(self, request, obj=None):
@@ -101,15 +134,18 @@ def _revocadas(singular: str, plural: str) -> Callable[[int], str]:
 class ClaveApiAdmin(CredencialAdmin):
     form = ClaveApiForm
     list_display = ("nombre", "prefijo_visible", "creada", "vence_el", "estado", "usada")
+    columnas_telefono = ("nombre", "estado")
     list_filter = (FiltroEstado, "creado")
     search_fields = ("nombre", "prefijo")
-    readonly_fields = ("prefijo", "creado", "creada_por", "revocado_en", "ultimo_uso")
+    # A key is feminine: its dates say "creada", "revocada" (the shared fields say "creado").
+    readonly_fields = ("prefijo", "creada", "creada_por", "revocada_el", "usada")
     actions = ("revocar",)
+    acciones_objeto = (REVOCAR_CLAVE,)
 
     def get_fields(self, request, obj=None):
         if obj is None:
             return ("nombre", "vence")
-        return ("nombre", "vence", "prefijo", "creado", "creada_por", "revocado_en", "ultimo_uso")
+        return ("nombre", "vence", "prefijo", "creada", "creada_por", "revocada_el", "usada")
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict:
         vence = timezone.localtime() + timedelta(days=settings.HUB_CLAVE_API_DIAS)
@@ -121,6 +157,10 @@ class ClaveApiAdmin(CredencialAdmin):
     @admin.display(description="creada", ordering="creado")
     def creada(self, obj: ClaveApi) -> str:
         return fecha_corta(obj.creado)
+
+    @admin.display(description="revocada", ordering="revocado_en")
+    def revocada_el(self, obj: ClaveApi) -> str:
+        return fecha_corta(obj.revocado_en)
 
     @admin.display(description="vence", ordering="vence")
     def vence_el(self, obj: ClaveApi) -> str:
@@ -186,12 +226,14 @@ class ClaveApiAdmin(CredencialAdmin):
         "Revocar las claves seleccionadas",
         lambda modeladmin, request, claves: services.revocar_claves(ids=_ids(claves)),
         _revocadas("clave", "claves"),
+        aviso=REVOCAR_CLAVE.aviso,
     )
 
 
 @admin.register(TokenPersonal)
 class TokenPersonalAdmin(CredencialAdmin):
     list_display = ("usuario", "nombre", "prefijo_visible", "vence_el", "estado", "usado")
+    columnas_telefono = ("usuario", "nombre", "estado")
     list_filter = (FiltroEstado, "vence")
     list_select_related = ("usuario",)
     search_fields = ("usuario__username", "nombre", "prefijo")
@@ -208,6 +250,7 @@ class TokenPersonalAdmin(CredencialAdmin):
     )
     readonly_fields = fields
     actions = ("revocar",)
+    acciones_objeto = (REVOCAR_TOKEN,)
 
     def get_queryset(self, request):
         return super().get_queryset(request).con_acceso_del_usuario()
@@ -238,4 +281,5 @@ class TokenPersonalAdmin(CredencialAdmin):
         "Revocar los tokens seleccionados",
         lambda modeladmin, request, tokens: services.revocar_tokens(ids=_ids(tokens)),
         _revocadas("token", "tokens"),
+        aviso=REVOCAR_TOKEN.aviso,
     )

@@ -6,8 +6,9 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 
 from apps.mcp import rechazos
-from apps.mcp.admin.columnas import fecha_corta, insignia
+from apps.mcp.admin.columnas import fecha_corta, filtro_codigos, insignia
 from apps.mcp.admin.solo_lectura import AdminSoloLectura
+from apps.mcp.etiquetas import etiqueta
 from apps.mcp.models import RechazoAsistente
 
 
@@ -30,7 +31,8 @@ class RechazoAsistenteAdmin(AdminSoloLectura):
         "codigo_visible",
         "veces",
     )
-    list_filter = ("codigo", "estado", ("minuto", FiltroFecha))
+    columnas_telefono = ("minuto_local", "codigo_visible", "veces")
+    list_filter = (filtro_codigos("codigo", "código"), "estado", ("minuto", FiltroFecha))
     search_fields = ("usuario__username", "clave__nombre", "=direccion", "codigo")
     date_hierarchy = "minuto"
     list_select_related = ("usuario", "clave")
@@ -40,7 +42,7 @@ class RechazoAsistenteAdmin(AdminSoloLectura):
         "integracion",
         "direccion_visible",
         "estado_visible",
-        "codigo",
+        "codigo_visible",
         "veces",
     )
     readonly_fields = fields
@@ -73,4 +75,4 @@ class RechazoAsistenteAdmin(AdminSoloLectura):
 
     @admin.display(description="código", ordering="codigo")
     def codigo_visible(self, fila: RechazoAsistente) -> str:
-        return insignia("vencido", fila.codigo)
+        return insignia("vencido", etiqueta(fila.codigo), titulo=fila.codigo)

@@ -10,9 +10,22 @@ from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Avg, Case, CharField, Count, F, Q, Sum, Value, When
+from django.db.models import (
+    Avg,
+    Case,
+    CharField,
+    Count,
+    F,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.functions import ExtractHour
 from django.utils import timezone
+from oauth2_provider.models import get_application_model
 from rest_framework import serializers
 
 from apps.mcp import rechazos
@@ -25,6 +38,9 @@ HORAS_PICO = 5
 # Names callers sent that are not tools (a -32602 is audited too) are pooled under this label:
 # free text typed by a caller never reaches the report.
 OTRAS = "(no registradas)"
+# OAuth clients name themselves: only the names an administrator verified reach the report; the
+# calls of every other client are pooled under this label (and deleted clients under the next).
+NO_VERIFICADOS = "(clientes no verificados)"
 
 
 class ArgsUsoAsistente(Estricto):
@@ -98,6 +114,20 @@ SALIDA_USO_ASISTENTE: dict[str, Any] = {
             },
         },
         "horas_pico": _horas_pico("llamadas"),
+        "por_cliente": {
+            "type": "array",
+            "description": "Llamadas con token OAuth, por aplicación conectada verificada.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "cliente": {"type": "string"},
+                    "llamadas": _ENTERO,
+                    "errores": _ENTERO,
+                },
+                "required": ["cliente", "llamadas", "errores"],
+                "additionalProperties": False,
+            },
+        },
         "rechazos": {
             "type": "object",
             "properties": {
@@ -134,6 +164,7 @@ SALIDA_USO_ASISTENTE: dict[str, Any] = {
         "por_herramienta",
         "por_resultado",
         "horas_pico",
+        "por_cliente",
         "rechazos",
     ],
     "additionalProperties": False,
@@ -151,7 +182,7 @@ def _fecha(valor: datetime) -> str:
 
 
 def uso(desde: datetime, hasta: datetime) -> dict[str, Any]:
-    """The aggregated figures of the audit log between two instants (four GROUP BY queries)."""
+    """The aggregated figures of the audit log between two instants (five GROUP BY queries)."""
     filas = RegistroAuditoria.objects.filter(creado__gte=desde, creado__lte=hasta).order_by()
     totales = filas.aggregate(
         total=Count("id"),
@@ -204,7 +235,34 @@ def uso(desde: datetime, hasta: datetime) -> dict[str, Any]:
             for f in sorted(por_resultado, key=lambda f: (-f["llamadas"], f["resultado"]))
         ],
         "horas_pico": [{"hora": f["hora"], "llamadas": f["llamadas"]} for f in horas],
+        "por_cliente": por_cliente(filas),
     }
+
+
+def por_cliente(filas) -> list[dict[str, Any]]:
+    """Calls made with an OAuth token, by client: verified ones by name, the rest pooled (one
+    GROUP BY; the name is the client's current one, and only while it is verified)."""
+    verificada = get_application_model().objects.filter(pk=OuterRef("cliente_id"), verificada=True)
+    grupos = (
+        filas.filter(cliente_id__isnull=False)
+        .annotate(verificada=Subquery(verificada.values("name")[:1]))
+        .values("cliente_id", "verificada")
+        .annotate(llamadas=Count("id"), errores=Count("id", filter=_ERROR))
+        .order_by()
+    )
+    cuentas: dict[str, Counter[str]] = {}
+    for g in grupos:
+        if g["verificada"] is None:
+            nombre = NO_VERIFICADOS
+        else:
+            nombre = g["verificada"] or f"Cliente {g['cliente_id']}"
+        cuenta = cuentas.setdefault(nombre, Counter())
+        cuenta["llamadas"] += g["llamadas"]
+        cuenta["errores"] += g["errores"]
+    return [
+        {"cliente": nombre, "llamadas": c["llamadas"], "errores": c["errores"]}
+        for nombre, c in sorted(cuentas.items(), key=lambda f: (-f[1]["llamadas"], f[0]))
+    ]
 
 
 def rechazados(desde: datetime, hasta: datetime) -> dict[str, Any]:
@@ -261,8 +319,16 @@ def _resumen(d: dict[str, Any]) -> str:
         f"{periodo}: {d['total_llamadas']} llamada(s), {d['errores']} con error "
         f"({d['porcentaje_error']} %), {d['usuarios_distintos']} persona(s) distinta(s), "
         f"{d['integraciones_distintas']} integración(es). Más usadas: {herramientas}. "
-        f"Horas pico ({d['zona_horaria']}): {horas}. {_resumen_rechazos(d['rechazos'])}"
+        f"Horas pico ({d['zona_horaria']}): {horas}. {_resumen_clientes(d['por_cliente'])}"
+        f"{_resumen_rechazos(d['rechazos'])}"
     )
+
+
+def _resumen_clientes(clientes: list[dict[str, Any]]) -> str:
+    if not clientes:
+        return ""
+    partes = ", ".join(f"{c['cliente']} {c['llamadas']}" for c in clientes)
+    return f"Con aplicaciones conectadas (OAuth): {partes}. "
 
 
 @herramienta(

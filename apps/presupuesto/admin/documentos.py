@@ -7,12 +7,30 @@ from django.contrib import admin, messages
 
 from apps.presupuesto import services
 from apps.presupuesto.admin.acciones import ACCIONES, FormularioAccionMotivo, accion, motivo
+from apps.presupuesto.admin.pesos import columna_pesos
 from apps.presupuesto.admin.servicio import AdminServicio, FormularioServicio
 from apps.presupuesto.estados import EstadoExpedicion
+from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.models import Cdp, MovimientoCdp, MovimientoRp, Rp
+from hub.sitio_admin import columna_fecha
 
-SALDOS_CDP = ["valor_inicial", "valor_actual", "comprometido", "saldo"]
-SALDOS_RP = ["valor_inicial", "valor_actual", "obligado", "por_obligar"]
+# Amounts are shown in pesos ("$ 10.400.000,00") through the admins' *_pesos methods.
+SALDOS_CDP = ["valor_inicial_pesos", "valor_actual_pesos", "comprometido_pesos", "saldo_pesos"]
+SALDOS_RP = ["valor_inicial_pesos", "valor_actual_pesos", "obligado_pesos", "por_obligar_pesos"]
+
+
+class ConPesos:
+    """The amounts of CDP, RP and movements, as admin methods that write them in pesos."""
+
+    valor_pesos = columna_pesos("valor", "valor")
+    valor_inicial_pesos = columna_pesos("valor_inicial", "valor inicial")
+    valor_actual_pesos = columna_pesos("valor_actual", "valor actual")
+    comprometido_pesos = columna_pesos("comprometido", "comprometido")
+    saldo_pesos = columna_pesos("saldo", "saldo")
+    obligado_pesos = columna_pesos("obligado", "obligado")
+    por_obligar_pesos = columna_pesos("por_obligar", "por obligar", ordenar=False)
+
+
 # The head of a CDP's or RP's change page: its numbers, year and state.
 CABECERA = [
     "numero",
@@ -44,7 +62,7 @@ def _corto(texto: str, maximo: int = 70) -> str:
     return texto if len(texto) <= maximo else texto[: maximo - 1] + "…"
 
 
-class SoloLectura(admin.TabularInline):
+class SoloLectura(ConPesos, admin.TabularInline):
     """Movements and RPs are listed on their document; they are created through services."""
 
     extra = 0
@@ -59,7 +77,7 @@ class SoloLectura(admin.TabularInline):
 
 
 class MovimientoInline(SoloLectura):
-    fields = ["numero", "tipo", "valor", "fecha", "estado", "descripcion"]
+    fields = ["numero", "tipo", "valor_pesos", "fecha", "estado", "descripcion"]
     readonly_fields = fields
 
 
@@ -69,7 +87,14 @@ class MovimientoCdpInline(MovimientoInline):
 
 class RpInline(SoloLectura):
     model = Rp
-    fields = ["numero", "numero_externo", "beneficiario", "valor_actual", "obligado", "estado"]
+    fields = [
+        "numero",
+        "numero_externo",
+        "beneficiario",
+        "valor_actual_pesos",
+        "obligado_pesos",
+        "estado",
+    ]
     readonly_fields = fields
 
 
@@ -106,7 +131,7 @@ class FormularioCdp(FormularioDocumento):
         )
 
 
-class AdminDocumento(AdminServicio):
+class AdminDocumento(ConPesos, AdminServicio):
     """What CDP and RP admins share: the review actions and a read-only change page."""
 
     action_form = FormularioAccionMotivo
@@ -136,9 +161,15 @@ class AdminDocumento(AdminServicio):
     def get_inlines(self, request, obj):
         return self.inlines if obj is not None else []
 
+    expedicion = columna_fecha("fecha_expedicion", "expedición")
+
     @admin.display(description="objeto")
     def objeto_corto(self, obj):
-        return _corto(obj.objeto)
+        return _corto(obj.objeto, 60)
+
+    @admin.display(description="área", ordering="area__sigla")
+    def area_sigla(self, obj):
+        return obj.area.sigla
 
     revisar = accion(
         "Pasar a revisión",
@@ -198,7 +229,9 @@ class AdminDocumento(AdminServicio):
             cdp = objeto if isinstance(objeto, Cdp) else objeto.cdp
             diferencias = services.recalcular_saldos(cdp)
             if diferencias:
-                detalle = "; ".join(f"{k}: {a} ≠ {b}" for k, (a, b) in diferencias.items())
+                detalle = "; ".join(
+                    f"{k}: {pesos(a)} ≠ {pesos(b)}" for k, (a, b) in diferencias.items()
+                )
                 self.message_user(request, f"{cdp}: {detalle}", messages.WARNING)
             else:
                 self.message_user(request, f"{cdp}: saldos consistentes.", messages.SUCCESS)
@@ -207,19 +240,18 @@ class AdminDocumento(AdminServicio):
 @admin.register(Cdp)
 class CdpAdmin(AdminDocumento):
     form = FormularioCdp
+    # What a person looks for in the list, within 1280 px: which CDP, whose, what for, how much
+    # is left, where it stands. The external number, project and other amounts are on its page.
     list_display = [
         "numero",
-        "numero_externo",
-        "vigencia",
-        "area",
-        "proyecto",
+        "area_sigla",
         "objeto_corto",
-        "valor_actual",
-        "comprometido",
-        "saldo",
+        "valor_actual_pesos",
+        "saldo_pesos",
         "estado",
-        "fecha_expedicion",
+        "expedicion",
     ]
+    columnas_telefono = ("numero", "saldo_pesos", "estado")
     list_filter = ["estado", "vigencia", "area", "estado_expedicion"]
     list_select_related = ["vigencia", "area", "proyecto"]
     search_fields = ["numero"]
@@ -288,17 +320,17 @@ class FormularioRp(FormularioDocumento):
 @admin.register(Rp)
 class RpAdmin(AdminDocumento):
     form = FormularioRp
+    # Which RP, of which CDP, for whom, how much and how much is paid, where it stands.
     list_display = [
         "numero",
-        "numero_externo",
         "cdp",
-        "beneficiario",
-        "objeto_corto",
-        "valor_actual",
-        "obligado",
+        "beneficiario_corto",
+        "valor_actual_pesos",
+        "obligado_pesos",
         "estado",
-        "fecha_expedicion",
+        "expedicion",
     ]
+    columnas_telefono = ("numero", "valor_actual_pesos", "estado")
     list_filter = ["estado", "vigencia", "cdp__area", "estado_expedicion"]
     list_select_related = ["cdp"]
     search_fields = ["numero"]
@@ -325,9 +357,9 @@ class RpAdmin(AdminDocumento):
         TRAMITE,
     ]
 
-    @admin.display(description="por obligar")
-    def por_obligar(self, obj):
-        return obj.por_obligar
+    @admin.display(description="beneficiario", ordering="beneficiario")
+    def beneficiario_corto(self, obj):
+        return _corto(obj.beneficiario, 40)
 
     def expedir_uno(self, rp, externo, usuario):
         return services.expedir_rp(rp=rp, numero_externo=externo, usuario=usuario)
@@ -381,7 +413,7 @@ class FormularioMovimientoRp(FormularioMovimiento):
         return services.registrar_movimiento_rp(rp=self.cleaned_data["rp"], **self.datos_comunes())
 
 
-class AdminMovimiento(AdminServicio):
+class AdminMovimiento(ConPesos, AdminServicio):
     action_form = FormularioAccionMotivo
     actions = ["aplicar", "rechazar"]
     list_filter = ["tipo", "estado"]
@@ -392,7 +424,7 @@ class AdminMovimiento(AdminServicio):
             return [*self.form.Meta.fields, "aplicar"]
         return [
             "numero",
-            *self.form.Meta.fields,
+            *["valor_pesos" if c == "valor" else c for c in self.form.Meta.fields],
             "estado",
             "motivo_rechazo",
             "registrado_por",
@@ -422,7 +454,7 @@ class AdminMovimiento(AdminServicio):
 @admin.register(MovimientoCdp)
 class MovimientoCdpAdmin(AdminMovimiento):
     form = FormularioMovimientoCdp
-    list_display = ["cdp", "numero", "tipo", "valor", "fecha", "estado"]
+    list_display = ["cdp", "numero", "tipo", "valor_pesos", "fecha", "estado"]
     list_select_related = ["cdp"]
     search_fields = ["cdp__numero", "cdp__numero_externo", "descripcion"]
     autocomplete_fields = ["cdp"]
@@ -431,7 +463,7 @@ class MovimientoCdpAdmin(AdminMovimiento):
 @admin.register(MovimientoRp)
 class MovimientoRpAdmin(AdminMovimiento):
     form = FormularioMovimientoRp
-    list_display = ["rp", "numero", "tipo", "valor", "fecha", "estado"]
+    list_display = ["rp", "numero", "tipo", "valor_pesos", "fecha", "estado"]
     list_select_related = ["rp"]
     search_fields = ["rp__numero", "rp__numero_externo", "descripcion"]
     autocomplete_fields = ["rp"]

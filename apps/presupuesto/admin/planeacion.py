@@ -11,8 +11,10 @@ from django.forms.models import BaseInlineFormSet
 
 from apps.presupuesto import services
 from apps.presupuesto.admin.acciones import FormularioAccionMotivo, accion, motivo
+from apps.presupuesto.admin.pesos import columna_pesos, en_pesos
 from apps.presupuesto.admin.servicio import AdminServicio, FormularioServicio
 from apps.presupuesto.estados import EstadoLinea
+from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.models import Actividad, Asignacion, LineaPaa, Proyecto, Vigencia
 from apps.presupuesto.models.base import CERO
 from apps.presupuesto.services.celdas import certificado_celda
@@ -36,7 +38,7 @@ class FormularioVigencia(forms.ModelForm):
             )
             if tope < asignado:
                 raise forms.ValidationError(
-                    f"No puede ser menor que lo ya asignado a proyectos ({asignado})."
+                    f"No puede ser menor que lo ya asignado a proyectos ({pesos(asignado)})."
                 )
         return tope
 
@@ -44,7 +46,7 @@ class FormularioVigencia(forms.ModelForm):
 @admin.register(Vigencia)
 class VigenciaAdmin(admin.ModelAdmin):
     form = FormularioVigencia
-    list_display = ["anio", "activa", "tope", "asignado", "sin_asignar"]
+    list_display = ["anio", "activa", "tope_pesos", "asignado", "sin_asignar"]
     readonly_fields = ["activa", "consecutivo_cdp", "consecutivo_rp", "consecutivo_linea"]
     actions = ["activar"]
 
@@ -53,13 +55,15 @@ class VigenciaAdmin(admin.ModelAdmin):
             super().get_queryset(request).annotate(_asignado=Sum("proyectos__asignaciones__valor"))
         )
 
+    tope_pesos = columna_pesos("tope", "tope presupuestal")
+
     @admin.display(description="asignado")
     def asignado(self, obj):
-        return obj._asignado or CERO
+        return en_pesos(obj._asignado or CERO)
 
     @admin.display(description="sin asignar")
     def sin_asignar(self, obj):
-        return obj.tope - (obj._asignado or CERO)
+        return en_pesos(obj.tope - (obj._asignado or CERO))
 
     @admin.action(description="Activar la vigencia seleccionada", permissions=["change"])
     def activar(self, request, queryset):
@@ -104,8 +108,8 @@ class AsignacionFormSet(BaseInlineFormSet):
         )
         if otras + propias > vigencia.tope:
             raise forms.ValidationError(
-                f"Las asignaciones superan el tope de la vigencia ({vigencia.tope}); "
-                f"queda por asignar {vigencia.tope - otras}."
+                f"Las asignaciones superan el tope de la vigencia ({pesos(vigencia.tope)}); "
+                f"queda por asignar {pesos(vigencia.tope - otras)}."
             )
 
 
@@ -118,13 +122,16 @@ class AsignacionInline(admin.TabularInline):
 
     @admin.display(description="certificado en CDP")
     def certificado(self, obj):
-        if not obj.pk:
-            return CERO
-        return certificado_celda(obj.proyecto_id, obj.area_id)
+        return en_pesos(self.certificado_valor(obj))
 
     @admin.display(description="disponible")
     def disponible(self, obj):
-        return obj.valor - self.certificado(obj) if obj.pk else CERO
+        return en_pesos(obj.valor - self.certificado_valor(obj) if obj.pk else CERO)
+
+    def certificado_valor(self, obj):
+        if not obj.pk:
+            return CERO
+        return certificado_celda(obj.proyecto_id, obj.area_id)
 
 
 class ActividadInline(admin.TabularInline):
@@ -147,7 +154,7 @@ class ProyectoAdmin(admin.ModelAdmin):
 
     @admin.display(description="asignado", ordering="_asignado")
     def asignado(self, obj):
-        return obj._asignado or CERO
+        return en_pesos(obj._asignado or CERO)
 
     def get_search_results(self, request, queryset, search_term):
         if not search_term:
@@ -207,16 +214,16 @@ class FormularioLinea(FormularioServicio):
 class LineaPaaAdmin(AdminServicio):
     form = FormularioLinea
     action_form = FormularioAccionMotivo
+    # Within 1280 px: which line, what for, whose, how much, when, where it stands.
     list_display = [
         "numero",
-        "vigencia",
         "objeto_corto",
-        "area",
-        "proyecto",
-        "valor_estimado",
+        "area_sigla",
+        "valor_estimado_pesos",
         "mes",
         "estado",
     ]
+    columnas_telefono = ("numero", "valor_estimado_pesos", "estado")
     list_filter = ["estado", "area", FiltroMes, "vigencia", "modalidad"]
     list_select_related = ["vigencia", "area", "proyecto"]
     search_fields = ["objeto"]
@@ -227,20 +234,37 @@ class LineaPaaAdmin(AdminServicio):
     CAMPOS_BLOQUEADOS = ["numero", "vigencia", "estado", "motivo_devolucion", "motivo_anulacion"]
 
     def get_fields(self, request, obj=None):
+        campos = self.campos(obj)
+        if obj is not None and not self.editable(obj):
+            # Read-only: the amount in pesos instead of Django's "10400000,00".
+            return ["valor_estimado_pesos" if c == "valor_estimado" else c for c in campos]
+        return campos
+
+    def campos(self, obj):
         if obj is None:
             return FormularioLinea.Meta.fields
         return [*self.CAMPOS_BLOQUEADOS, *FormularioLinea.Meta.fields]
 
+    @staticmethod
+    def editable(obj) -> bool:
+        return obj.estado in (EstadoLinea.BORRADOR, EstadoLinea.EN_REVISION)
+
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
             return []
-        if obj.estado in (EstadoLinea.BORRADOR, EstadoLinea.EN_REVISION):
+        if self.editable(obj):
             return [*self.CAMPOS_BLOQUEADOS, "proyecto", "area", "mes_inicio"]
         return self.get_fields(request, obj)
 
+    valor_estimado_pesos = columna_pesos("valor_estimado", "valor estimado")
+
     @admin.display(description="objeto")
     def objeto_corto(self, obj):
-        return obj.objeto if len(obj.objeto) <= 80 else obj.objeto[:79] + "…"
+        return obj.objeto if len(obj.objeto) <= 70 else obj.objeto[:69] + "…"
+
+    @admin.display(description="área", ordering="area__sigla")
+    def area_sigla(self, obj):
+        return obj.area.sigla
 
     @admin.display(description="mes", ordering="mes_inicio")
     def mes(self, obj):

@@ -195,7 +195,11 @@ class Cifra(models.Model):
         "presupuesto.Proyecto", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
     )
     area = models.ForeignKey(
-        "cuentas.Area", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+        "cuentas.Area",
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="+",
+        verbose_name="área",
     )
     estado = models.CharField(max_length=30)
     cantidad = models.BigIntegerField()

@@ -175,7 +175,9 @@ class Cdp(DocumentoPresupuestal):
         verbose_name="línea del PAA",
     )
     proyecto = models.ForeignKey(Proyecto, on_delete=models.PROTECT, related_name="cdps")
-    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="cdps")
+    area = models.ForeignKey(
+        Area, on_delete=models.PROTECT, related_name="cdps", verbose_name="área"
+    )
     dependencia = models.CharField(
         max_length=150, blank=True, help_text="Grupo o dependencia dentro del área (opcional)."
     )

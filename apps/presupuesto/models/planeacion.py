@@ -160,7 +160,9 @@ class Asignacion(models.Model):
     """Money of a project assigned to an area: the budget cell every CDP of that pair draws on."""
 
     proyecto = models.ForeignKey(Proyecto, on_delete=models.PROTECT, related_name="asignaciones")
-    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="asignaciones")
+    area = models.ForeignKey(
+        Area, on_delete=models.PROTECT, related_name="asignaciones", verbose_name="área"
+    )
     valor = campo_valor("valor asignado")
 
     objects = AsignacionQuerySet.as_manager()
@@ -179,7 +181,10 @@ class Asignacion(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.proyecto.codigo} / {self.area.sigla}: {self.valor}"
+        # Imported here: the tools package imports the models.
+        from apps.presupuesto.herramientas.formato import pesos
+
+        return f"{self.proyecto.codigo} / {self.area.sigla}: {pesos(self.valor)}"
 
 
 class LineaPaaQuerySet(VisiblesQuerySet):
@@ -215,7 +220,9 @@ class LineaPaa(ConBusqueda):
     vigencia = models.ForeignKey(Vigencia, on_delete=models.PROTECT, related_name="lineas_paa")
     numero = models.PositiveIntegerField("línea", help_text="Consecutivo de la línea en el plan.")
     objeto = models.TextField("objeto / descripción")
-    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="lineas_paa")
+    area = models.ForeignKey(
+        Area, on_delete=models.PROTECT, related_name="lineas_paa", verbose_name="área"
+    )
     proyecto = models.ForeignKey(Proyecto, on_delete=models.PROTECT, related_name="lineas_paa")
     actividad = models.ForeignKey(
         Actividad, on_delete=models.PROTECT, null=True, blank=True, related_name="lineas_paa"

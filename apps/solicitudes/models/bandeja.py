@@ -166,8 +166,9 @@ class Tarea(models.Model):
         ]
 
     def __str__(self) -> str:
+        # No id prefix: the task is shown on its request's page, which names the request.
         destino = self.asignada_a or self.rol or "solicitante"
-        return f"{self.solicitud_id} · {self.etapa or 'corrección'} · {destino}"
+        return f"{self.etapa or 'corrección'} · {destino}"
 
     @property
     def pendiente(self) -> bool:
@@ -226,7 +227,7 @@ class Comentario(models.Model):
         indexes = [models.Index(fields=["solicitud", "creado_en"], name="sol_coment_sol_fecha")]
 
     def __str__(self) -> str:
-        return f"{self.autor} · {self.creado_en:%Y-%m-%d %H:%M}"
+        return f"{self.autor} · {timezone.localtime(self.creado_en):%Y-%m-%d %H:%M}"
 
 
 class Accion(models.TextChoices):
@@ -288,4 +289,5 @@ class Evento(models.Model):
         indexes = [models.Index(fields=["solicitud", "creado_en"], name="sol_evento_sol_fecha")]
 
     def __str__(self) -> str:
-        return f"{self.get_accion_display()} · {self.creado_en:%Y-%m-%d %H:%M}"
+        # Local time, as the rows beside it (the database holds UTC).
+        return f"{self.get_accion_display()} · {timezone.localtime(self.creado_en):%Y-%m-%d %H:%M}"

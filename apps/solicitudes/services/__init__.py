@@ -22,6 +22,7 @@ from apps.solicitudes.services.flujo import (
     marcar_atencion,
     puede_anular,
     puede_asignar,
+    puede_corregir,
     reanudar,
     rechazar,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "puede_anular",
     "puede_asignar",
     "puede_comentar",
+    "puede_corregir",
     "radicar",
     "radicar_borrador",
     "radicar_mesa_ayuda",

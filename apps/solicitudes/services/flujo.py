@@ -40,9 +40,11 @@ ACCIONES_DE_ETAPA = ("avanzar", "aprobar", "devolver", "rechazar", "marcar_atenc
 
 
 def puede_asignar(*, tarea: Tarea, actor) -> bool:
-    """Whether `asignar` lets `actor` take this task (or hand it on): pending, of a role, and
-    the actor holds that role."""
-    return tarea.pendiente and tarea.rol_id is not None and tiene_el_rol(actor, tarea.rol_id)
+    """Whether `asignar` lets `actor` take this task (or hand it on): pending, of a role, the
+    actor holds that role, and the task is unassigned or theirs (a superuser may reassign)."""
+    if not tarea.pendiente or tarea.rol_id is None or not tiene_el_rol(actor, tarea.rol_id):
+        return False
+    return tarea.asignada_a_id in (None, actor.pk) or actor.is_superuser
 
 
 def es_ultima_etapa(solicitud: Solicitud) -> bool:
@@ -63,12 +65,32 @@ def puede_anular(*, solicitud: Solicitud, actor) -> bool:
     return solicitud.estado != Estado.BORRADOR and es_responsable(solicitud, actor)
 
 
+def _corrige(solicitud: Solicitud, actor, correcciones: Iterable[Tarea]) -> bool:
+    """Who sends the correction: the internal filer; for an outside filer, whoever may attend
+    the correction task (the stage's role); superusers always."""
+    if actor.is_superuser:
+        return True
+    if solicitud.solicitante_id is not None:
+        return solicitud.solicitante_id == actor.pk
+    return any(puede_atender(actor, t) for t in correcciones)
+
+
+def puede_corregir(*, solicitud: Solicitud, actor) -> bool:
+    """Whether `corregir` lets `actor` send the correction now (its rule, without writing)."""
+    if solicitud.estado not in TRANSICIONES["corregir"] or not usuario_valido(actor):
+        return False
+    if solicitud.etapa_actual_id is None:
+        return False
+    correcciones = Tarea.objects.pendientes().correcciones().filter(solicitud=solicitud)
+    return _corrige(solicitud, actor, correcciones)
+
+
 def acciones_permitidas(*, solicitud: Solicitud, actor, tarea: Tarea | None = None) -> frozenset:
     """The workflow services `actor` may call now on `solicitud` (what a page offers them).
 
     The services' own checks, without writing: the state (TRANSICIONES), the stage's holder
-    (`es_responsable`), the last stage for `aprobar`, the filer for `anular`, the task's role
-    for `asignar` (`tarea`: the pending task, if the caller has it).
+    (`es_responsable`), the last stage for `aprobar`, the filer for `anular` and `corregir`,
+    the task's role and holder for `asignar` (`tarea`: the pending task, if the caller has it).
     """
     if not usuario_valido(actor):
         return frozenset()
@@ -79,17 +101,20 @@ def acciones_permitidas(*, solicitud: Solicitud, actor, tarea: Tarea | None = No
             acciones.discard("aprobar")
     if puede_anular(solicitud=solicitud, actor=actor):
         acciones.add("anular")
+    if puede_corregir(solicitud=solicitud, actor=actor):
+        acciones.add("corregir")
     if tarea is not None and puede_asignar(tarea=tarea, actor=actor):
         acciones.add("asignar")
     return frozenset(acciones)
 
 
 def asignar(*, tarea: Tarea, usuario, actor) -> Tarea:
-    """Take a task out of the common inbox for one person of its role (or reassign it).
+    """Take a task out of the common inbox for one person of its role (or hand it on).
 
-    The actor must hold the task's role (taking it for oneself or handing it to a colleague);
-    the new holder must be active and hold the role too. The filer's own correction task
-    cannot be reassigned.
+    The actor must hold the task's role and the task must be unassigned or theirs (taking it
+    for oneself or handing it to a colleague); a colleague does not take a task someone else
+    holds (a superuser may reassign it). The new holder must be active and hold the role too.
+    The filer's own correction task cannot be reassigned.
     """
     with transaction.atomic():
         # Lock order as in every transition (request, then its tasks): no deadlock.
@@ -104,8 +129,13 @@ def asignar(*, tarea: Tarea, usuario, actor) -> Tarea:
             raise TransicionInvalida("La tarea ya fue completada.")
         if t.rol_id is None:
             raise TransicionInvalida("La corrección del solicitante no se reasigna.")
-        if not puede_asignar(tarea=t, actor=actor):
+        if not tiene_el_rol(actor, t.rol_id):
             raise AccionNoPermitida("Solo las personas del rol de la tarea pueden asignarla.")
+        if not puede_asignar(tarea=t, actor=actor):
+            raise AccionNoPermitida(
+                "La tarea ya está asignada: solo quien la tiene puede pasarla a otra persona "
+                "del rol."
+            )
         if not tiene_el_rol(usuario, t.rol_id):
             raise DatosInvalidos(
                 "Datos inválidos.",
@@ -252,12 +282,7 @@ def corregir(
         if not usuario_valido(actor):
             raise AccionNoPermitida("Se requiere una persona activa para esta acción.")
         correcciones = list(Tarea.objects.pendientes().correcciones().filter(solicitud=s))
-        permitido = actor.is_superuser or (
-            s.solicitante_id == actor.pk
-            if s.solicitante_id is not None
-            else any(puede_atender(actor, t) for t in correcciones)
-        )
-        if not permitido:
+        if not _corrige(s, actor, correcciones):
             raise AccionNoPermitida("Solo el solicitante puede enviar la corrección.")
         ahora = timezone.now()
         etapa = s.etapa_actual

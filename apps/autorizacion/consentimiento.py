@@ -1,0 +1,164 @@
+"""The authorization endpoint as people meet it: the hub's sign-in page, then a consent page.
+
+The library's AuthorizationView validates the request (client, redirect URI, PKCE S256, scopes,
+resource) and issues the code; what is the hub's: the page itself (Spanish, branded, naming the
+client as it registered and whether an administrator verified it, the host people go back to,
+who is signing in, and what the assistant may do), the write scope as a choice the person can
+untick, a person who may not use the assistant never getting a code, and a person who already
+approved this client for these scopes not being asked again.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+from oauth2_provider.exceptions import OAuthToolkitError
+from oauth2_provider.http import OAuth2ResponseRedirect
+from oauth2_provider.models import AccessToken
+from oauth2_provider.oauth2_validators import is_valid_resource_uri
+from oauth2_provider.views import AuthorizationView
+
+from apps.autorizacion import redirecciones
+from apps.autorizacion.accesos import ALCANCE_ESCRIBIR, ALCANCE_LEER
+from apps.autorizacion.models import Aplicacion
+from apps.cuentas.models import User
+from apps.mcp import services as servicios_asistente
+from hub import seguridad
+
+PLANTILLA = "autorizacion/consentimiento.html"
+DESCRIPCIONES = {
+    ALCANCE_LEER: (
+        "Consultar en su nombre",
+        "Las herramientas de lectura del asistente: solicitudes, presupuesto, documentos y "
+        "ayuda, con sus mismos permisos.",
+    ),
+    ALCANCE_ESCRIBIR: (
+        "Escribir en su nombre",
+        "Comentar solicitudes y radicar en la mesa de ayuda. Cada escritura le muestra antes "
+        "una vista previa y necesita su confirmación.",
+    ),
+}
+
+
+def motivo_sin_acceso(usuario: User) -> str | None:
+    """Why this person may not connect an assistant, or None when they may."""
+    if not usuario.is_active:
+        return "Su cuenta está bloqueada: no puede conectar aplicaciones."
+    if not servicios_asistente.puede_usar(usuario):
+        return (
+            "Su usuario no tiene acceso al asistente. Si lo necesita, pídalo al administrador "
+            "de la plataforma."
+        )
+    return None
+
+
+def ya_aprobado(usuario: User, aplicacion: Aplicacion, alcances: list[str]) -> bool:
+    """The person approved this client for (at least) these scopes and the connection lives:
+    a token still valid, or one whose refresh token was not revoked."""
+    vivos = AccessToken.objects.filter(user=usuario, application=aplicacion).filter(
+        Q(expires__gt=timezone.now()) | Q(refresh_token__revoked__isnull=True)
+    )
+    pedidos = set(alcances)
+    return any(pedidos <= set(s.split()) for s in vivos.values_list("scope", flat=True))
+
+
+class Autorizacion(AuthorizationView):
+    """GET: the consent page (or straight back when already approved); POST: the decision."""
+
+    template_name = PLANTILLA
+
+    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            alcances, credenciales = self.validate_authorization_request(request)
+        except OAuthToolkitError as error:
+            return self.error_response(error, application=None)
+        aplicacion = Aplicacion.objects.get(client_id=credenciales["client_id"])
+        if (motivo := motivo_sin_acceso(request.user)) is not None:
+            return self.sin_acceso(aplicacion, credenciales, alcances, motivo)
+        recursos = request.GET.getlist("resource")
+        pide_consentimiento = "consent" in request.GET.get("prompt", "").split()
+        if (
+            not pide_consentimiento
+            and ya_aprobado(request.user, aplicacion, alcances)
+            and all(is_valid_resource_uri(r) for r in recursos)
+        ):
+            if recursos:
+                credenciales["resource"] = recursos
+            try:
+                uri, _, _, _ = self.create_authorization_response(
+                    request=request,
+                    scopes=" ".join(alcances),
+                    credentials=credenciales,
+                    allow=True,
+                )
+            except OAuthToolkitError as error:
+                return self.error_response(error, aplicacion)
+            return self.redirect(uri, aplicacion)
+        return super().get(request, *args, **kwargs)
+
+    def sin_acceso(self, aplicacion, credenciales, alcances, motivo: str) -> HttpResponse:
+        """The page that says why, with a way back to the client (which then gets
+        access_denied): never a code."""
+        self.oauth2_data = {**credenciales, "scope": alcances}
+        contexto = self.get_context_data(
+            form=self.get_form(self.get_form_class()),
+            application=aplicacion,
+            motivo=motivo,
+            redirect_uri=credenciales.get("redirect_uri"),
+        )
+        return self.render_to_response(contexto, status=403)
+
+    def redirect(self, redirect_to: str, application) -> HttpResponse:
+        # An error found while validating the request names no application to the library,
+        # which then allows https only; by then the redirect URI was checked against the
+        # client's registered ones, which may be loopback http.
+        if application is None and redirecciones.permitida(redirect_to):
+            return OAuth2ResponseRedirect(redirect_to, ["https", "http"])
+        return super().redirect(redirect_to, application)
+
+    def render_to_response(self, context, **kwargs) -> HttpResponse:
+        respuesta = super().render_to_response(context, **kwargs)
+        origen = redirecciones.origen(context.get("redirect_uri") or "")
+        if origen:
+            # The decision's POST ends in a redirect to the client: the page's form-action must
+            # allow that one origin (the registered, validated redirect URI's).
+            respuesta["Content-Security-Policy"] = seguridad.politica(
+                self.request.csp_nonce, (origen,)
+            )
+        return respuesta
+
+    def get_context_data(self, **kwargs):
+        contexto = super().get_context_data(**kwargs)
+        aplicacion = contexto.get("application")
+        alcances = contexto.get("scopes") or []
+        contexto["alcances"] = [
+            {"codigo": a, "titulo": DESCRIPCIONES[a][0], "texto": DESCRIPCIONES[a][1]}
+            for a in sorted(alcances, key=lambda a: a != ALCANCE_LEER)
+            if a in DESCRIPCIONES
+        ]
+        contexto["pide_escribir"] = ALCANCE_ESCRIBIR in alcances
+        if aplicacion is not None:
+            contexto["nombre_cliente"] = aplicacion.nombre_visible
+        destino = contexto.get("redirect_uri") or ""
+        contexto["anfitrion_retorno"] = redirecciones.anfitrion(destino)
+        return contexto
+
+    def form_valid(self, form):
+        client_id = form.cleaned_data.get("client_id")
+        aplicacion = Aplicacion.objects.filter(client_id=client_id).first()
+        if aplicacion is None or not aplicacion.usable_ahora():
+            return self.render_to_response(
+                {"error": {"description": "La aplicación no existe o está deshabilitada."}},
+                status=400,
+            )
+        if form.cleaned_data.get("allow"):
+            if (motivo := motivo_sin_acceso(self.request.user)) is not None:
+                # A forged "allow" from someone who may not connect: still no code.
+                return self.render_to_response({"motivo": motivo}, status=403)
+            alcances = set(form.cleaned_data.get("scope", "").split())
+            if not self.request.POST.get("escribir"):
+                alcances.discard(ALCANCE_ESCRIBIR)
+            alcances.add(ALCANCE_LEER)  # every connection reads; writing is the choice
+            form.cleaned_data["scope"] = " ".join(sorted(alcances))
+        return super().form_valid(form)

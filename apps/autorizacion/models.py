@@ -1,0 +1,183 @@
+"""The hub's OAuth client (swapped in for django-oauth-toolkit's Application) and, as proxies,
+the library's tokens under Spanish names for the admin.
+
+The library's Application has no verified, disabled or last-used field; this model adds them
+(DESIGN.md section 6; docs/decisiones.md, "OAuth"). A client that may not be used now (disabled,
+OAuth connections switched off, or not verified while only verified clients are allowed) is
+"not usable" for the library (`is_usable`): it gets no code and no token, and its tokens stop
+working at the MCP endpoint (apps.autorizacion.accesos).
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from oauth2_provider.models import (
+    AbstractApplication,
+    AccessToken,
+    ApplicationManager,
+    Grant,
+    RefreshToken,
+)
+
+from apps.autorizacion import redirecciones
+from apps.mcp.models import AjustesAsistente
+from hub.texto import limpiar
+
+_VERBOS = {"add": "agregar", "change": "cambiar", "delete": "eliminar", "view": "ver"}
+
+
+def _permisos(modelo: str, plural: str, acciones: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Django's default permissions (same codenames), named in Spanish: Django would name them
+    "Can add …" from the model's name, and the library's models have English names."""
+    return [(f"{accion}_{modelo}", f"Puede {_VERBOS[accion]} {plural}") for accion in acciones]
+
+
+def nombre_limpio(texto: str | None) -> str:
+    """A client's name as stored and shown: no control, invisible or bidirectional characters,
+    whitespace folded (DESIGN.md section 8: text from strangers is data)."""
+    return " ".join(limpiar(texto).split())[:255]
+
+
+class Aplicacion(AbstractApplication):
+    """An OAuth client: an assistant that registered itself or that an administrator added."""
+
+    class Origen(models.TextChoices):
+        # The library's values (it writes them), named for people.
+        MANUAL = "manual", "Agregada por un administrador"
+        DCR = "dcr", "Registro dinámico (RFC 7591)"
+        CIMD = "cimd", "Documento de metadatos del cliente (CIMD)"
+
+    name = models.CharField(
+        "nombre",
+        max_length=255,
+        blank=True,
+        help_text="Como el cliente se presentó: texto de terceros, solo para mostrar.",
+    )
+    registration_source = models.CharField(
+        "cómo se registró",
+        max_length=32,
+        choices=Origen.choices,
+        default=Origen.MANUAL,
+    )
+    created = models.DateTimeField("creada", auto_now_add=True)
+    verificada = models.BooleanField(
+        "verificada",
+        default=False,
+        help_text="Un administrador comprobó quién es. Sin marcar, la página de consentimiento "
+        "la muestra como «no verificada».",
+    )
+    deshabilitada = models.BooleanField(
+        "deshabilitada",
+        default=False,
+        help_text="No recibe códigos ni tokens, y los que tiene dejan de funcionar.",
+    )
+    ultimo_uso = models.DateTimeField("último uso", null=True, blank=True, editable=False)
+
+    objects = ApplicationManager()
+
+    class Meta(AbstractApplication.Meta):
+        swappable = "OAUTH2_PROVIDER_APPLICATION_MODEL"
+        verbose_name = "aplicación conectada"
+        verbose_name_plural = "aplicaciones conectadas"
+        ordering = ["-created"]
+        default_permissions = ()
+        permissions = _permisos(
+            "aplicacion", "las aplicaciones conectadas", ("add", "change", "delete", "view")
+        )
+
+    def natural_key(self) -> tuple[str]:
+        return (self.client_id,)
+
+    def __str__(self) -> str:
+        return self.nombre_visible
+
+    @property
+    def nombre_visible(self) -> str:
+        """The name as registered, stripped of control and invisible characters (DESIGN 8)."""
+        return nombre_limpio(self.name) or self.client_id[:40]
+
+    def save(self, *args, **kwargs):
+        # Text typed by strangers: stored stripped, so every place that shows it is safe.
+        self.name = nombre_limpio(self.name)
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        errores: dict[str, list] = {}
+        try:
+            super().clean()
+        except ValidationError as exc:
+            errores = exc.update_error_dict(errores)
+        malas = [uri for uri in self.redirect_uris.split() if not redirecciones.permitida(uri)]
+        if malas:
+            errores.setdefault("redirect_uris", []).append(
+                ValidationError(
+                    "Solo se admiten direcciones https, o http a 127.0.0.1, localhost o [::1]: "
+                    + ", ".join(malas),
+                    code="invalid_redirect_uri",
+                )
+            )
+        if errores:
+            raise ValidationError(errores)
+
+    def get_allowed_schemes(self) -> list[str]:
+        """https, and http for loopback addresses (clean() refuses http to any other host)."""
+        return ["https", "http"]
+
+    def usable_ahora(self, ajustes: AjustesAsistente | None = None) -> bool:
+        """Whether this client may get codes and tokens and use them now."""
+        ajustes = ajustes or AjustesAsistente.cargar()
+        if self.deshabilitada or not ajustes.oauth_habilitado:
+            return False
+        if self.verificada or self.registration_source == self.Origen.MANUAL:
+            return self.verificada or not ajustes.oauth_solo_verificadas
+        # Registered by itself: only while the way it came in stays open (registration closed
+        # means "only the clients an administrator added or verified").
+        if ajustes.oauth_solo_verificadas:
+            return False
+        if self.registration_source == self.Origen.CIMD:
+            return ajustes.oauth_cimd_habilitado
+        return ajustes.oauth_registro_abierto
+
+    def is_usable(self, request) -> bool:
+        """The library asks this at the authorization, token and revocation endpoints."""
+        return self.usable_ahora()
+
+
+class TokenAcceso(AccessToken):
+    """The library's access token, as the admin shows it."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "token de acceso OAuth"
+        verbose_name_plural = "tokens de acceso OAuth"
+        default_permissions = ()
+        permissions = _permisos(
+            "tokenacceso", "los tokens de acceso OAuth", ("change", "delete", "view")
+        )
+
+
+class TokenRefresco(RefreshToken):
+    """The library's refresh token, as the admin shows it."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "token de refresco OAuth"
+        verbose_name_plural = "tokens de refresco OAuth"
+        default_permissions = ()
+        permissions = _permisos(
+            "tokenrefresco", "los tokens de refresco OAuth", ("change", "delete", "view")
+        )
+
+
+class CodigoAutorizacion(Grant):
+    """The library's authorization code (a grant), as the admin shows it."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "código de autorización OAuth"
+        verbose_name_plural = "códigos de autorización OAuth"
+        default_permissions = ()
+        permissions = _permisos(
+            "codigoautorizacion", "los códigos de autorización OAuth", ("delete", "view")
+        )

@@ -1,0 +1,47 @@
+"""OAuth purges for `manage.py mantenimiento` (hub.retencion discovers this module).
+
+A refresh token older than its lifetime can never be used again (the hub's validator counts it
+from its issue), revoked or not; kept until then, a revoked one is what detects a replay. An
+access token expired longer ago than that has no refresh token left to renew it. Codes last a
+minute. The library's `cleartokens` is not used: it does not know the administrator's lifetime.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from oauth2_provider.models import AccessToken, Grant, RefreshToken
+
+from apps.mcp.models import AjustesAsistente
+from hub.retencion import PURGAS, Purga
+
+
+def _vida_refresco() -> timedelta:
+    return timedelta(days=AjustesAsistente.cargar().oauth_refresco_dias)
+
+
+@PURGAS.agregar
+def tokens_de_refresco(ahora: datetime) -> Purga:
+    return Purga(
+        "tokens de refresco OAuth vencidos",
+        "borrados",
+        RefreshToken.objects.filter(created__lt=ahora - _vida_refresco()),
+    )
+
+
+@PURGAS.agregar
+def tokens_de_acceso(ahora: datetime) -> Purga:
+    return Purga(
+        "tokens de acceso OAuth vencidos",
+        "borrados",
+        AccessToken.objects.filter(expires__lt=ahora - _vida_refresco()),
+    )
+
+
+@PURGAS.agregar
+def codigos(ahora: datetime) -> Purga:
+    return Purga(
+        "códigos de autorización OAuth vencidos",
+        "borrados",
+        Grant.objects.filter(expires__lt=ahora),
+    )

@@ -1,0 +1,74 @@
+"""The library's OAuth server, configured for the hub (docs/decisiones.md, "OAuth").
+
+- Only the authorization code grant (with refresh): oauthlib's WebApplicationServer, which has no
+  implicit, password, client-credentials nor device grant at all.
+- PKCE S256 only: `plain` is refused at the authorization request itself, before any consent
+  (the library's COMPLIANT_BCP_RFC9700_PKCE_METHOD refuses it only when the code is saved).
+- Lifetimes from the assistant's settings, read per request where the library reads them:
+  the access token's through oauthlib's `token_expires_in` (a callable), the refresh token's in
+  `validate_refresh_token` (counted from the refresh token's issue: each rotation slides it).
+- RFC 8707: a token request without `resource` is bound to the MCP resource, so every token
+  names the resource it is for.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+from oauth2_provider.oauth2_validators import OAuth2Validator
+from oauthlib.oauth2 import WebApplicationServer
+from oauthlib.oauth2.rfc6749.grant_types.authorization_code import code_challenge_method_s256
+
+from apps.mcp.models import AjustesAsistente
+
+
+def recurso_mcp() -> str:
+    """The MCP endpoint's public URL: the resource every token is bound to by default."""
+    return f"{settings.HUB_URL_PUBLICA}/mcp/api/mcp"
+
+
+def vigencia_acceso(request=None) -> int:
+    """Seconds an access token lives (the administrator's setting)."""
+    return AjustesAsistente.cargar().oauth_acceso_segundos
+
+
+def vigencia_refresco() -> timedelta:
+    """How long a refresh token lives after it is issued (the administrator's setting)."""
+    return timedelta(days=AjustesAsistente.cargar().oauth_refresco_dias)
+
+
+class Validador(OAuth2Validator):
+    """The library's validator, with the hub's lifetimes and resource binding."""
+
+    def validate_refresh_token(self, refresh_token, client, request, *args, **kwargs) -> bool:
+        if not super().validate_refresh_token(refresh_token, client, request, *args, **kwargs):
+            return False
+        emitido = request.refresh_token_instance.created
+        return emitido + vigencia_refresco() > timezone.now()
+
+    def _check_and_set_request_resource(self, request) -> None:
+        super()._check_and_set_request_resource(request)
+        if not request.resource:
+            request.resource = [recurso_mcp()]
+
+    def validate_silent_authorization(self, request) -> bool:
+        return False
+
+    def validate_silent_login(self, request) -> bool:
+        return False
+
+
+class Servidor(WebApplicationServer):
+    """Authorization code + refresh; PKCE S256 only; the access token's lifetime per request."""
+
+    def __init__(self, request_validator, **kwargs):
+        super().__init__(
+            request_validator,
+            token_generator=kwargs.get("token_generator"),
+            token_expires_in=vigencia_acceso,
+            refresh_token_generator=kwargs.get("refresh_token_generator"),
+        )
+        # oauthlib accepts `plain` (and assumes it when the method is missing): S256 alone here.
+        self.auth_grant._code_challenge_methods = {"S256": code_challenge_method_s256}

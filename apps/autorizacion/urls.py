@@ -1,0 +1,25 @@
+"""The authorization server's routes, in the library's URL namespace (its metadata and views
+reverse `oauth2_provider:…`). Mounted at the root by hub/urls.py: RFC 8414 puts the metadata at
+the origin's /.well-known/. The RFC 7592 management routes, introspection, device flow and the
+library's application pages are not mounted."""
+
+from __future__ import annotations
+
+from django.urls import path
+from oauth2_provider import views as vistas_oauth
+
+from apps.autorizacion.consentimiento import Autorizacion
+from apps.autorizacion.vistas import Registro, metadatos_servidor
+
+app_name = "oauth2_provider"
+urlpatterns = [
+    path(
+        ".well-known/oauth-authorization-server",
+        metadatos_servidor,
+        name="oauth-server-metadata",
+    ),
+    path("oauth/authorize", Autorizacion.as_view(), name="authorize"),
+    path("oauth/token", vistas_oauth.TokenView.as_view(), name="token"),
+    path("oauth/revoke", vistas_oauth.RevokeTokenView.as_view(), name="revoke-token"),
+    path("oauth/register", Registro.as_view(), name="dcr-register"),
+]

@@ -1,0 +1,165 @@
+"""The authorization server's machine endpoints: RFC 8414 metadata and RFC 7591 registration.
+
+Token, revocation and authorization come from the library (apps.autorizacion.urls); these two
+are the hub's because they carry its policy: the metadata names exactly what the server accepts
+now (registration and metadata documents follow the administrator's switches), and registration
+is counted per address, refuses redirect URIs that are neither https nor loopback http, and
+answers without the RFC 7592 management fields (those endpoints are not mounted).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpRequest, JsonResponse
+from django.urls import reverse
+from django.utils.decorators import method_decorator
+from django.views import View
+from django.views.decorators.csrf import csrf_exempt
+from oauth2_provider.views import dynamic_client_registration as dcr
+
+from apps.autorizacion import redirecciones
+from apps.autorizacion.models import Aplicacion
+from apps.autorizacion.registro import RegistroPermitido
+from apps.mcp.models import AjustesAsistente
+from hub import limites, respuestas
+
+logger = logging.getLogger(__name__)
+
+# Registrations per address and hour: an assistant registers once per installation.
+REGISTROS_POR_HORA = 20
+# A client's metadata is a few hundred bytes; anything near this is not a registration.
+MAX_CUERPO_REGISTRO = 16 * 1024
+ALCANCES = sorted(settings.OAUTH2_PROVIDER["SCOPES"])
+METODOS_AUTENTICACION = settings.OAUTH2_PROVIDER["OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED"]
+
+
+def _url(nombre: str) -> str:
+    return settings.HUB_URL_PUBLICA + reverse(f"oauth2_provider:{nombre}")
+
+
+def metadatos_servidor(request: HttpRequest) -> JsonResponse:
+    """RFC 8414 authorization server metadata, issuer HUB_URL_PUBLICA."""
+    ajustes = AjustesAsistente.cargar()
+    datos = {
+        "issuer": settings.HUB_URL_PUBLICA,
+        "authorization_endpoint": _url("authorize"),
+        "token_endpoint": _url("token"),
+        "revocation_endpoint": _url("revoke-token"),
+        "response_types_supported": ["code"],
+        "grant_types_supported": ["authorization_code", "refresh_token"],
+        "code_challenge_methods_supported": ["S256"],
+        "scopes_supported": ALCANCES,
+        "token_endpoint_auth_methods_supported": METODOS_AUTENTICACION,
+        "revocation_endpoint_auth_methods_supported": METODOS_AUTENTICACION,
+        # RFC 9207: the authorization response carries `iss`.
+        "authorization_response_iss_parameter_supported": True,
+    }
+    if RegistroPermitido().has_permission(request):
+        datos["registration_endpoint"] = _url("dcr-register")
+    if ajustes.oauth_habilitado and ajustes.oauth_cimd_habilitado:
+        datos["client_id_metadata_document_supported"] = True
+    respuesta = JsonResponse(datos)
+    respuesta["Access-Control-Allow-Origin"] = "*"
+    respuesta["Cache-Control"] = "max-age=300"
+    return respuesta
+
+
+def _error(status: int, error: str, descripcion: str, headers: dict | None = None) -> JsonResponse:
+    respuesta = JsonResponse({"error": error, "error_description": descripcion}, status=status)
+    for nombre, valor in (headers or {}).items():
+        respuesta[nombre] = valor
+    respuesta["Cache-Control"] = "no-store"
+    return respuesta
+
+
+REGLA_REGISTRO = limites.Regla(
+    grupo="oauth_registro", limite=lambda: REGISTROS_POR_HORA, ventana=3600
+)
+
+
+@method_decorator(csrf_exempt, name="dispatch")
+class Registro(View):
+    """POST: RFC 7591 dynamic client registration (the library's parsing, the hub's rules)."""
+
+    http_method_names = ["post", "options"]
+
+    def post(self, request: HttpRequest) -> JsonResponse:
+        try:
+            # Fail closed: a registration writes a row, and a flood must not pass uncounted.
+            limites.aplicar(request, [REGLA_REGISTRO], falla_cerrado=True)
+        except respuestas.ErrorAPI as exc:
+            return _error(exc.status, "temporarily_unavailable", exc.detalle, exc.headers)
+        if not RegistroPermitido().has_permission(request):
+            return _error(
+                403,
+                "access_denied",
+                "El registro abierto de aplicaciones está cerrado: pida a un administrador que "
+                "agregue la aplicación.",
+            )
+        if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_CUERPO_REGISTRO:
+            return _error(413, "invalid_client_metadata", "Los metadatos son demasiado grandes.")
+        datos, error = dcr._parse_metadata(request.body)
+        if error is not None:
+            return error
+        # RFC 7591: a field sent as null is a field not sent (the library would refuse it).
+        datos = {nombre: valor for nombre, valor in datos.items() if valor is not None}
+        uris = datos.get("redirect_uris")
+        if isinstance(uris, list) and any(
+            not isinstance(u, str) or not redirecciones.permitida(u) for u in uris
+        ):
+            return _error(
+                400,
+                "invalid_redirect_uri",
+                "Las direcciones de retorno deben ser https, o http a 127.0.0.1, localhost o "
+                "[::1] (RFC 8252).",
+            )
+        campos, error = dcr._build_application_kwargs(datos)
+        if error is not None:
+            return error
+        if campos["authorization_grant_type"] != Aplicacion.GRANT_AUTHORIZATION_CODE:
+            return _error(
+                400,
+                "invalid_client_metadata",
+                "Solo se admite el flujo authorization_code (con refresh_token).",
+            )
+        if not isinstance(campos["name"], str):
+            return _error(400, "invalid_client_metadata", "client_name debe ser texto.")
+        aplicacion = Aplicacion(user=None, registration_source=Aplicacion.Origen.DCR, **campos)
+        secreto = aplicacion.client_secret if aplicacion.client_type == "confidential" else None
+        try:
+            aplicacion.full_clean()
+        except ValidationError as exc:
+            codigos = {e.code for errores in exc.error_dict.values() for e in errores}
+            codigo = (
+                "invalid_redirect_uri"
+                if "invalid_redirect_uri" in codigos
+                else "invalid_client_metadata"
+            )
+            return _error(400, codigo, dcr._validation_error_description(exc))
+        with transaction.atomic():
+            aplicacion.save()
+        logger.info("OAuth: cliente registrado (id %s)", aplicacion.pk)
+        metodo = datos.get("token_endpoint_auth_method", "client_secret_basic")
+        return JsonResponse(self.respuesta(aplicacion, secreto, metodo), status=201)
+
+    @staticmethod
+    def respuesta(aplicacion: Aplicacion, secreto: str | None, metodo: str) -> dict:
+        """RFC 7591 section 3.2.1: the client's metadata as stored, its id (and secret, once)."""
+        datos = {
+            "client_id": aplicacion.client_id,
+            "client_id_issued_at": int(aplicacion.created.timestamp()),
+            "redirect_uris": aplicacion.redirect_uris.split(),
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": metodo,
+        }
+        if aplicacion.name:
+            datos["client_name"] = aplicacion.name
+        if secreto:
+            datos["client_secret"] = secreto
+            datos["client_secret_expires_at"] = 0
+        return datos

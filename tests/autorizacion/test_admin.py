@@ -1,0 +1,139 @@
+"""The OAuth clients on the hub's admin site: every client with what an administrator needs,
+verification, disabling (its tokens stop at once), the switches, and Spanish throughout."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Permission
+
+from apps.autorizacion import accesos
+from apps.autorizacion.models import Aplicacion
+from tests.autorizacion.factories import emitir_token, nueva_aplicacion
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+LISTA = "/admin/autorizacion/aplicacion/"
+
+
+@pytest.fixture
+def administra(client):
+    client.force_login(UserFactory(username="admin_oauth", is_staff=True, is_superuser=True))
+    return client
+
+
+def _accion(administra, accion: str, *apps: Aplicacion):
+    return administra.post(
+        LISTA, {"action": accion, "_selected_action": [a.pk for a in apps]}, follow=True
+    )
+
+
+def test_the_list_shows_name_redirect_hosts_origin_dates_and_people_connected(administra):
+    app = nueva_aplicacion(
+        "Claude", redirect_uris="https://claude.ai/api/mcp/auth_callback http://127.0.0.1:5000/cb"
+    )
+    for nombre in ("ana_admin_o", "beto_admin_o"):
+        emitir_token(UserFactory(username=nombre), app)
+    html = administra.get(LISTA).content.decode()
+    assert "<h1>Aplicaciones conectadas</h1>" in html
+    for texto in (
+        "Claude",
+        "claude.ai, 127.0.0.1:5000",
+        "Registro dinámico",
+        "No verificada",
+        "Personas conectadas",
+        "Último uso",
+        "Redirige a",
+        "Cómo se registró",
+    ):
+        assert texto in html, texto
+    assert '<td class="field-personas">2</td>' in html
+
+
+def test_marking_verified_shows_on_the_consent_page(administra):
+    app = nueva_aplicacion()
+    r = _accion(administra, "verificar", app)
+    assert "Aplicaciones marcadas como verificadas: 1." in r.content.decode()
+    app.refresh_from_db()
+    assert app.verificada
+
+
+def test_disabling_a_client_stops_its_cached_tokens_at_once(administra):
+    app = nueva_aplicacion()
+    _, secreto, _ = emitir_token(UserFactory(username="ana_desh"), app)
+    assert accesos.acceso(secreto) is not None
+    r = _accion(administra, "deshabilitar", app)
+    assert "Aplicaciones deshabilitadas: 1." in r.content.decode()
+    assert accesos.acceso(secreto) is None
+    _accion(administra, "habilitar", app)
+    assert accesos.acceso(secreto) is not None
+
+
+def test_disabling_bumps_the_databases_cache_generation(administra):
+    from hub.coherencia import Coherencia
+
+    app = nueva_aplicacion()
+    Coherencia.objects.get_or_create(pk=1)
+    antes = Coherencia.objects.get(pk=1).generacion
+    _accion(administra, "deshabilitar", app)
+    assert Coherencia.objects.get(pk=1).generacion == antes + 1
+
+
+def test_disabling_in_the_form_stops_tokens_too(administra):
+    app = nueva_aplicacion("Cursor")
+    _, secreto, _ = emitir_token(UserFactory(username="ana_form"), app)
+    assert accesos.acceso(secreto) is not None
+    r = administra.post(
+        f"{LISTA}{app.pk}/change/",
+        {"name": "Cursor", "redirect_uris": app.redirect_uris, "deshabilitada": "on"},
+    )
+    assert r.status_code == 302
+    assert accesos.acceso(secreto) is None
+
+
+def test_an_administrator_adds_a_public_client_and_http_redirects_must_be_loopback(administra):
+    r = administra.post(
+        f"{LISTA}add/", {"name": "Interno", "redirect_uris": "http://intranet.example/cb"}
+    )
+    assert r.status_code == 200 and "Solo se admiten direcciones https" in r.content.decode()
+    r = administra.post(
+        f"{LISTA}add/", {"name": "Interno", "redirect_uris": "https://intranet.example/cb"}
+    )
+    assert r.status_code == 302
+    app = Aplicacion.objects.get(name="Interno")
+    assert app.client_type == "public" and app.registration_source == "manual"
+    assert app.authorization_grant_type == "authorization-code"
+
+
+def test_the_change_form_and_token_lists_are_in_spanish(administra):
+    app = nueva_aplicacion()
+    emitir_token(UserFactory(username="ana_es"), app)
+    html = administra.get(f"{LISTA}{app.pk}/change/").content.decode()
+    for texto in ("Direcciones de retorno", "Id de cliente", "Verificada", "Deshabilitada"):
+        assert texto in html, texto
+    html = administra.get("/admin/autorizacion/tokenacceso/").content.decode()
+    assert "<h1>Tokens de acceso OAuth</h1>" in html and "Vence" in html
+    assert "Revocar los tokens seleccionados" in html
+    html = administra.get("/admin/").content.decode()
+    assert "Conexiones OAuth del asistente" in html
+    assert "Django OAuth Toolkit" not in html and "Access tokens" not in html
+
+
+def test_every_oauth_permission_is_named_in_spanish():
+    nombres = Permission.objects.filter(
+        content_type__app_label__in=["autorizacion", "oauth2_provider"]
+    ).values_list("name", flat=True)
+    assert nombres and all(n.startswith("Puede ") for n in nombres), list(nombres)
+
+
+def test_the_oauth_switches_are_in_the_assistant_settings(administra):
+    html = administra.get("/admin/mcp/ajustesasistente/", follow=True).content.decode()
+    for texto in (
+        "Conexiones OAuth habilitadas",
+        "Solo aplicaciones verificadas",
+        "Registro abierto de aplicaciones",
+        "Dominios permitidos para CIMD",
+        "Vigencia del token de acceso OAuth (segundos)",
+        "Vigencia del token de refresco OAuth (días)",
+    ):
+        assert texto in html, texto

@@ -1,0 +1,85 @@
+"""The OAuth revocations hold within the cache-coherence bound even when the cache failed while
+they were saved (the first issue's cache-hang tests, tests/hub/test_coherencia.py, whose
+fixtures these reuse): a client disabled, a person's connection ended ("Desconectar"), OAuth
+connections switched off. Each change is made by "another process" with the cache hung or
+unwritable; once it is back and the bound has passed, the access token is nobody."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from apps.autorizacion import accesos, services
+from hub import coherencia
+from tests.autorizacion.factories import emitir_token, nueva_aplicacion
+from tests.factories import UserFactory
+from tests.hub import test_coherencia as pruebas_de_coherencia
+from tests.mcp_cliente import ajustar
+
+pytestmark = pytest.mark.django_db
+
+# The first issue's fixtures: a redis-server of the test's own that hangs, an unwritable file
+# cache, the clock, and "another process".
+redis_propio = pruebas_de_coherencia.redis_propio
+archivo_propio = pruebas_de_coherencia.archivo_propio
+cache_que_falla = pruebas_de_coherencia.cache_que_falla
+reloj = pruebas_de_coherencia.reloj
+otro_proceso = pruebas_de_coherencia.otro_proceso
+
+
+def cambiar_con_la_cache_fallando(
+    cache_que_falla, reloj, otro_proceso, cambiar: Callable[[], None]
+) -> None:
+    """The change, with the cache failing; the cache back; the bound passed."""
+    volver = otro_proceso()
+    cache_que_falla.colgar()
+    try:
+        cambiar()
+    finally:
+        cache_que_falla.seguir()
+    volver()
+    reloj.mover(coherencia.COTA_SEGUNDOS)
+
+
+@pytest.fixture
+def conexion():
+    persona = UserFactory(username="ana_coherencia_oauth", permisos=["mcp.asistente.usar"])
+    app = nueva_aplicacion()
+    _, secreto, _ = emitir_token(persona, app)
+    for _ in range(2):  # the second lookup is served by the cache
+        assert accesos.acceso(secreto) is not None
+    return persona, app, secreto
+
+
+def test_a_client_disabled_while_the_cache_fails_stops_its_tokens_within_the_bound(
+    cache_que_falla, reloj, otro_proceso, conexion
+):
+    _, app, secreto = conexion
+    cambiar_con_la_cache_fallando(
+        cache_que_falla, reloj, otro_proceso, lambda: services.deshabilitar(ids=[app.pk])
+    )
+    assert accesos.acceso(secreto) is None and accesos.acceso(secreto) is None
+
+
+def test_a_connection_ended_while_the_cache_fails_is_refused_within_the_bound(
+    cache_que_falla, reloj, otro_proceso, conexion
+):
+    persona, app, secreto = conexion
+    cambiar_con_la_cache_fallando(
+        cache_que_falla,
+        reloj,
+        otro_proceso,
+        lambda: services.desconectar(usuario_id=persona.pk, aplicacion_id=app.pk),
+    )
+    assert accesos.acceso(secreto) is None and accesos.acceso(secreto) is None
+
+
+def test_oauth_switched_off_while_the_cache_fails_is_refused_within_the_bound(
+    cache_que_falla, reloj, otro_proceso, conexion
+):
+    _, _, secreto = conexion
+    cambiar_con_la_cache_fallando(
+        cache_que_falla, reloj, otro_proceso, lambda: ajustar(oauth_habilitado=False)
+    )
+    assert accesos.acceso(secreto) is None and accesos.acceso(secreto) is None

@@ -1,0 +1,31 @@
+"""`manage.py mantenimiento` purges the OAuth rows nobody can use any more, and only those."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+from oauth2_provider.models import AccessToken, RefreshToken
+
+from tests.autorizacion.factories import emitir_token, nueva_aplicacion
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_tokens_past_the_refresh_lifetime_are_purged_and_live_ones_kept():
+    persona = UserFactory(username="ana_retencion")
+    app = nueva_aplicacion()
+    viejo, _, _ = emitir_token(persona, app)
+    vivo, _, _ = emitir_token(persona, app)
+    hace = timezone.now() - timedelta(days=31)
+    AccessToken.objects.filter(pk=viejo.pk).update(expires=hace)
+    RefreshToken.objects.filter(access_token=viejo).update(created=hace)
+    salida = io.StringIO()
+    call_command("mantenimiento", stdout=salida)
+    assert "tokens de refresco OAuth vencidos" in salida.getvalue()
+    assert list(AccessToken.objects.values_list("pk", flat=True)) == [vivo.pk]
+    assert list(RefreshToken.objects.values_list("access_token", flat=True)) == [vivo.pk]
