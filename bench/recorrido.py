@@ -2,11 +2,18 @@
 
 A profile hook (sys.setprofile) watches every function call while the request is served and
 notes each *entry* into a module of hub/ or apps/ (libraries and the standard library are not
-noted): a call into a project module that is not already running further up the stack. The first
-entry into a module is a step of the walk; a later one is a climb back (the walk had left that
-module and comes back to it). Each entry also names the project module that made it (through
-any library code in between), so that "a domain tool never calls into the assistant's limits"
-can be checked, not just read.
+noted): a call into a project module that is not already running further up the stack. Each
+entry also names the project module that made it (through any library code in between), so
+that "a domain tool never calls into the assistant's limits" can be checked, not just read. A
+line hook (sys.settrace) counts the lines of its own code each module runs.
+
+The walk counts as issue 24 does (calibrated on its baseline, 95d58e0: 25 and 13 modules):
+
+- a module is *touched* when it runs at least `LINEAS` lines of its own code for the request;
+  below that it was entered only for a trivial helper (a check, a format) and is listed apart;
+- a *climb back* is control coming back to a touched module that the walk had already left,
+  from a touched module first entered after it (a lower layer calling up: a domain tool into
+  the assistant's limits), counted once per pair (module, caller).
 
 Two requests are traced, warm (the same request served three times first), as the bench serves
 them: a `tools/call` of `estado_solicitud` with an API key and a personal token, and
@@ -34,14 +41,17 @@ CARPETAS = ("hub", "apps")
 RUTA_MARCA = "/auth/api/v1/auth/marca"
 RUTA_MCP = "/mcp/api/mcp"
 CALENTAR = 3  # requests served before the traced one (identities, marks, guesses all warm)
+LINEAS = 10  # own lines a module must run to count as touched (fewer: a trivial helper)
 
 
 @dataclass(frozen=True)
 class Entrada:
-    """One entry into a project module: which, from which (None: from outside the project)."""
+    """One entry into a project module: which, from which (None: from outside the project), and
+    the project modules running above it, outermost first."""
 
     modulo: str
     desde: str | None
+    arriba: tuple[str, ...] = ()
 
 
 def _modulo(archivo: str, nombres: dict[str, str | None]) -> str | None:
@@ -62,9 +72,18 @@ def _modulo(archivo: str, nombres: dict[str, str | None]) -> str | None:
     return nombres[archivo]
 
 
-def recorrer(llamar: Callable[[], Any]) -> list[Entrada]:
-    """The entries into project modules while `llamar()` runs, in order."""
+@dataclass(frozen=True)
+class Recorrido:
+    """What one request ran: its entries in order and the lines each project module ran."""
+
+    entradas: list[Entrada]
+    lineas: dict[str, int]
+
+
+def recorrer(llamar: Callable[[], Any]) -> Recorrido:
+    """The entries into project modules while `llamar()` runs, in order, and their lines."""
     entradas: list[Entrada] = []
+    lineas: dict[str, int] = {}
     nombres: dict[str, str | None] = {}
     pila: list[str | None] = []  # the project module of each running frame (None: not ours)
 
@@ -72,43 +91,79 @@ def recorrer(llamar: Callable[[], Any]) -> list[Entrada]:
         if evento == "call":
             modulo = _modulo(marco.f_code.co_filename, nombres)
             if modulo is not None and modulo not in pila:
-                desde = next((m for m in reversed(pila) if m is not None), None)
-                entradas.append(Entrada(modulo, desde))
+                arriba = tuple(m for m in pila if m is not None)
+                entradas.append(Entrada(modulo, arriba[-1] if arriba else None, arriba))
             pila.append(modulo)
         elif evento == "return" and pila:
             pila.pop()
 
-    anterior = sys.getprofile()
+    def traza(marco: Any, _evento: str, _arg: Any) -> Callable[..., Any] | None:
+        modulo = _modulo(marco.f_code.co_filename, nombres)
+        if modulo is None:
+            return None
+
+        def linea(_marco: Any, evento: str, _arg: Any) -> Callable[..., Any]:
+            if evento == "line":
+                lineas[modulo] = lineas.get(modulo, 0) + 1
+            return linea
+
+        return linea
+
+    anterior, anterior_traza = sys.getprofile(), sys.gettrace()
     sys.setprofile(perfil)
+    sys.settrace(traza)
     try:
         llamar()
     finally:
+        sys.settrace(anterior_traza)
         sys.setprofile(anterior)
-    return entradas
+    return Recorrido(entradas, lineas)
 
 
-def camino(entradas: list[Entrada]) -> list[tuple[str, int]]:
-    """The walk: each module in the order it is first entered, with how often it is entered."""
-    veces: dict[str, int] = {}
-    for entrada in entradas:
-        veces[entrada.modulo] = veces.get(entrada.modulo, 0) + 1
-    return list(veces.items())
+def camino(recorrido: Recorrido) -> list[str]:
+    """The walk: each touched module in the order it is first entered."""
+    orden = dict.fromkeys(e.modulo for e in recorrido.entradas)
+    return [m for m in orden if recorrido.lineas.get(m, 0) >= LINEAS]
 
 
-def vueltas(entradas: list[Entrada]) -> int:
-    """How many entries come back to a module the walk had already left."""
-    return len(entradas) - len({e.modulo for e in entradas})
+def ayudantes(recorrido: Recorrido) -> list[str]:
+    """The modules entered only for a trivial helper (fewer than `LINEAS` own lines)."""
+    orden = dict.fromkeys(e.modulo for e in recorrido.entradas)
+    return [m for m in orden if recorrido.lineas.get(m, 0) < LINEAS]
 
 
-def texto(titulo: str, entradas: list[Entrada]) -> str:
+def vueltas(recorrido: Recorrido) -> list[tuple[str, str]]:
+    """The climbs back, once per (module, caller): a touched module the walk had left, entered
+    again from a touched module first entered after it."""
+    pasos = camino(recorrido)
+    puesto = {m: i for i, m in enumerate(pasos)}
+    vistos: set[str] = set()
+    resultado: dict[tuple[str, str], None] = {}  # ordered, once per pair
+    for entrada in recorrido.entradas:
+        if entrada.modulo not in puesto:
+            continue
+        # The caller that counts is the nearest touched module running (helpers pass through).
+        desde = next((m for m in reversed(entrada.arriba) if m in puesto), None)
+        if (
+            entrada.modulo in vistos
+            and desde is not None
+            and puesto[entrada.modulo] < puesto[desde]
+        ):
+            resultado[(entrada.modulo, desde)] = None
+        vistos.add(entrada.modulo)
+    return list(resultado)
+
+
+def texto(titulo: str, recorrido: Recorrido) -> str:
     """The walk as docs/arquitectura.md writes it (a fenced block, one module per line)."""
-    pasos = camino(entradas)
-    lineas = [
-        f"{titulo}: {len(pasos)} módulos, {len(entradas)} entradas, {vueltas(entradas)} vueltas"
-    ]
-    for numero, (modulo, veces) in enumerate(pasos, 1):
-        extra = f"  (+{veces - 1})" if veces > 1 else ""
-        lineas.append(f"{numero:2}. {modulo}{extra}")
+    pasos, subidas = camino(recorrido), vueltas(recorrido)
+    lineas = [f"{titulo}: {len(pasos)} módulos, {len(subidas)} vueltas"]
+    lineas += [f"{numero:2}. {modulo}" for numero, modulo in enumerate(pasos, 1)]
+    for modulo, desde in subidas:
+        lineas.append(f"    vuelta: {desde} -> {modulo}")
+    sueltos = ayudantes(recorrido)
+    if sueltos:
+        lineas.append(f"    ayudantes (menos de {LINEAS} líneas): {', '.join(sueltos)}")
     return "\n".join(lineas)
 
 
@@ -154,7 +209,7 @@ def preparar(client: Any) -> dict[str, Callable[[], Any]]:
     return {"estado_solicitud": estado_solicitud, "marca": marca}
 
 
-def recorridos(client: Any) -> dict[str, list[Entrada]]:
+def recorridos(client: Any) -> dict[str, Recorrido]:
     """Each request served warm, then traced once."""
     resultado = {}
     for nombre, llamar in preparar(client).items():
@@ -196,13 +251,15 @@ def main(argv: list[str]) -> None:
         teardown_test_environment()
     cache = settings.CACHES["default"]["BACKEND"]
     print(f"caché: {cache}\n")
-    for nombre, entradas in caminos.items():
+    for nombre, hecho in caminos.items():
         if "--entradas" in argv:
             print(f"{TITULOS[nombre]}:")
-            for entrada in entradas:
-                print(f"  {entrada.modulo}  <- {entrada.desde or '(fuera del proyecto)'}")
+            for entrada in hecho.entradas:
+                lineas = hecho.lineas.get(entrada.modulo, 0)
+                desde = entrada.desde or "(fuera del proyecto)"
+                print(f"  {entrada.modulo} ({lineas} líneas)  <- {desde}")
         else:
-            print(texto(TITULOS[nombre], entradas))
+            print(texto(TITULOS[nombre], hecho))
         print()
 
 

@@ -13,8 +13,6 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from hub.ip import ip_cliente
-
 
 @dataclass(frozen=True)
 class Peticion:
@@ -67,15 +65,16 @@ def _recibido(request: HttpRequest) -> str:
     return entrante if _ID_SEGURO.fullmatch(entrante) else ""
 
 
-def iniciar(request: HttpRequest) -> contextvars.Token:
-    """Open the request's logging context; `terminar` closes it."""
+def iniciar(request: HttpRequest, *, ip: str) -> contextvars.Token:
+    """Open the request's logging context; `terminar` closes it. The client's address comes
+    from the caller (hub.ip decides it once per request): logging does not work it out."""
     peticion = Peticion(
         request_id=uuid.uuid4().hex,
         request_id_recibido=_recibido(request),
         method=request.method or "",
         # The path only: a query string can carry secrets, headers are never logged.
         path=request.path[:MAX_RUTA],
-        ip=ip_cliente(request),
+        ip=ip,
     )
     request.request_id = peticion.request_id
     return _peticion.set(peticion)

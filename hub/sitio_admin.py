@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from django.utils.text import capfirst
 
 from hub import gramatica
+from hub.admin_nulos import sin_nulos
 
 if TYPE_CHECKING:  # not at import: this module loads with the settings, before the apps
     from django.contrib.auth.views import LogoutView
@@ -197,6 +198,10 @@ class SitioAdmin(admin.AdminSite):
                 {"__module__": admin_class.__module__, "__doc__": admin_class.__doc__},
             )
         super().register(model_or_iterable, admin_class, **options)
+
+    def admin_view(self, view: Vista, cacheable: bool = False) -> Vista:
+        """Every admin view (lists, forms, the apps' own admin pages) behind the NUL guard."""
+        return super().admin_view(sin_nulos(view), cacheable)
 
     def login(self, request: HttpRequest, extra_context=None) -> HttpResponse:
         vista = super().login

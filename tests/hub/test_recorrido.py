@@ -27,8 +27,8 @@ CORREO = "ciudadana@correo.example"
 def test_docs_arquitectura_shows_the_walks_a_warm_request_takes(client, redis_real):
     caminos = recorrido.recorridos(client)
     doc = DOC.read_text(encoding="utf-8")
-    for nombre, entradas in caminos.items():
-        walk = recorrido.texto(recorrido.TITULOS[nombre], entradas)
+    for nombre, hecho in caminos.items():
+        walk = recorrido.texto(recorrido.TITULOS[nombre], hecho)
         assert walk in doc, f"docs/arquitectura.md no muestra este recorrido:\n{walk}"
 
 
@@ -46,7 +46,7 @@ def _entradas_del_dominio_al_asistente(entradas: list[recorrido.Entrada]) -> lis
 
 
 def test_a_tool_call_with_a_person_never_enters_the_assistant_from_the_tool(client, redis_real):
-    entradas = recorrido.recorridos(client)["estado_solicitud"]
+    entradas = recorrido.recorridos(client)["estado_solicitud"].entradas
     assert "apps.solicitudes.herramientas.estado" in {e.modulo for e in entradas}
     # Not even the registry: with a person, the tool only reads its `Llamada` and answers.
     assert [e for e in entradas if (e.desde or "").startswith(DOMINIO) and "mcp" in e.modulo] == []
@@ -84,7 +84,7 @@ def test_a_verified_call_leaves_the_verification_limit_to_the_assistant(
         assert r.json()["result"]["isError"] is error
 
     llamar()
-    entradas = recorrido.recorrer(llamar)
+    entradas = recorrido.recorrer(llamar).entradas
     assert _entradas_del_dominio_al_asistente(entradas) == []
     # The assistant itself checks the limit (and, on a miss, counts it).
     assert ("apps.mcp.limites", "apps.mcp.llamadas") in {(e.modulo, e.desde) for e in entradas}

@@ -51,3 +51,16 @@ def test_filters_without_nul_are_untouched(admin_client):
     r = admin_client.get(f"{AUDITORIA}?herramienta=estado_cdp")
     assert r.status_code == 200
     assert r.context["cl"].result_count == 1
+
+
+def test_an_apps_own_admin_page_gets_the_same_answer(admin_client):
+    # The guard wraps every admin view (hub.sitio_admin.SitioAdmin.admin_view), not only lists.
+    r = admin_client.get(f"{AUDITORIA}exportar/?request_id=%00")
+    assert r.status_code == 302
+    assert r["Location"] == f"{AUDITORIA}exportar/?e=1"
+
+
+def test_a_person_not_signed_in_is_sent_to_sign_in_first(client):
+    r = client.get(f"{AUDITORIA}?request_id=%00")
+    assert r.status_code == 302
+    assert r["Location"].startswith("/admin/login/?next=")
