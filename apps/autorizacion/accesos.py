@@ -79,8 +79,10 @@ def _de_la_base(digest: str) -> AccesoOAuth | None:
         .filter(token_checksum=digest, user__isnull=False, application__isnull=False)
         .first()
     )
-    if fila is None or not fila.user.is_active:
+    if fila is None:
         return None
+    # A blocked person's token still names them: the MCP endpoint refuses them with 403
+    # SIN_PERMISO, as it does a blocked person's personal token (DESIGN 6), not with a 401.
     # Filled now, they travel with the cached entry (see apps.mcp.identidades).
     fila.user.get_all_permissions()
     ids_roles(fila.user)
@@ -96,8 +98,9 @@ def _de_la_base(digest: str) -> AccesoOAuth | None:
 
 
 def acceso(secreto: str) -> AccesoOAuth | None:
-    """The live access token this string is, or None (malformed, unknown, expired, revoked,
-    its person inactive, or its client not usable now). Only the digest is ever looked up."""
+    """The live access token this string is, or None (malformed, unknown, expired, revoked, or
+    its client not usable now); its person may be blocked (the caller decides). Only the digest
+    is ever looked up."""
     if not tokens.bien_formado(secreto, tokens.PREFIJO_ACCESO):
         return None
     digest = tokens.huella(secreto)

@@ -100,9 +100,10 @@ def validar(valor: str) -> AccesoOAuth:
     return acceso
 
 
-def _toca(marca: str) -> bool:
+def _toca(testigo: str) -> bool:
+    """Whether this minute's testigo de uso was missing (so last use is written now)."""
     try:
-        return bool(cache.add(marca, 1, SEGUNDOS_USO))
+        return bool(cache.add(testigo, 1, SEGUNDOS_USO))
     except Exception:
         return False  # last use is a convenience: never a reason to fail or slow a call
 

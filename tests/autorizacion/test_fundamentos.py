@@ -106,7 +106,7 @@ def test_oauth_switched_off_or_verified_only_stops_tokens_at_once(persona):
     assert accesos.acceso(secreto) is None
 
 
-def test_a_revoked_token_or_a_blocked_person_is_nobody(persona):
+def test_a_revoked_token_is_nobody_and_a_blocked_persons_token_names_them_blocked(persona):
     fila, secreto, _ = emitir_token(persona, nueva_aplicacion())
     _, otro, _ = emitir_token(persona, nueva_aplicacion("Otro"))
     assert accesos.acceso(secreto) is not None and accesos.acceso(otro) is not None
@@ -114,7 +114,8 @@ def test_a_revoked_token_or_a_blocked_person_is_nobody(persona):
     assert accesos.acceso(secreto) is None
     persona.is_active = False
     persona.save()
-    assert accesos.acceso(otro) is None
+    # The MCP endpoint answers it 403 SIN_PERMISO (tests/mcp/test_oauth_credencial.py).
+    assert accesos.acceso(otro).usuario.is_active is False
 
 
 def test_a_group_change_of_someone_with_only_oauth_tokens_drops_their_cached_permissions(

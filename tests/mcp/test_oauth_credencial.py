@@ -274,13 +274,15 @@ def test_a_person_without_assistant_access_is_403_sin_permiso(client, persona, o
     assert (r.status, r.cuerpo["error"]["code"]) == (403, "SIN_PERMISO")
 
 
-def test_a_blocked_person_is_refused_at_once(client, persona, oauth):
+def test_a_blocked_person_is_refused_at_once_with_403_sin_permiso(client, persona, oauth):
+    """As with a personal token (DESIGN 6): the token is good, the person may not use it."""
     _token, cabeceras = oauth
     assert rpc(client, "ping", **cabeceras).status == 200
     persona.is_active = False
     persona.save()
-    # apps.autorizacion.accesos does not resolve a blocked person's token: it is invalid.
-    _401(rpc(client, "ping", **cabeceras))
+    r = rpc(client, "ping", **cabeceras)
+    assert (r.status, r.cuerpo["error"]["code"]) == (403, "SIN_PERMISO")
+    assert "WWW-Authenticate" not in r.http
 
 
 def _ambigua(r) -> None:
