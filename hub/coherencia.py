@@ -15,9 +15,11 @@ key that carries this process's *seal*: a digest of what the database says about
 
 A process reads them again at most every HUB_COHERENCIA_SEGUNDOS seconds (one small query on the
 first cached read after that time; the other requests run no SQL for it), and at once after it
-opened a new PostgreSQL connection (a restore kills the old ones). A new seal means new keys:
-nothing stored before is read again, whatever the cache kept or lost meanwhile. The rate-limit
-counters are not derived from the database and keep their keys.
+opened a new PostgreSQL connection (a restore kills the old ones). One request reads it once:
+hub.singleton keeps it with the request's singletons, so a request reads all its entries under
+one seal (a new one counts from the next request, well within the bound). A new seal means new
+keys: nothing stored before is read again, whatever the cache kept or lost meanwhile. The
+rate-limit counters are not derived from the database and keep their keys.
 """
 
 from __future__ import annotations

@@ -93,13 +93,36 @@ def olvidar_esquema_ajeno(request: HttpRequest) -> None:
         del request.META["HTTP_X_FORWARDED_PROTO"]
 
 
+def red_de(ip: str) -> str:
+    """The address a limit counts: IPv4 as is, an IPv4-mapped address as IPv4, IPv6 by /64.
+
+    One IPv6 host usually holds a whole /64: counting single addresses would let it walk past
+    every per-IP limit.
+    """
+    valor = ipaddress.ip_address(ip)
+    if isinstance(valor, ipaddress.IPv6Address):
+        if valor.ipv4_mapped is not None:
+            return str(valor.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{valor}/64", strict=False))
+    return str(valor)
+
+
+def decidir(request: HttpRequest) -> str:
+    """Decide the client's address once, as the request comes in (hub.middleware), and keep it
+    on the request: `request.ip_cliente`, and `request.red_cliente` as per-IP limits count it
+    (`red_de`). Later code reads them there; returns the address."""
+    request.ip_cliente = ip = ip_cliente(request)
+    request.red_cliente = red_de(ip)
+    return ip
+
+
 def ip_cliente(request: HttpRequest) -> str:
     """The socket address; when it is a trusted proxy, the right-most X-Forwarded-For hop that is
     not a trusted address (each proxy appends the address it saw; a client can write anything at
     the left). A hop that is not an address stops the walk at the last address read."""
-    cache = getattr(request, "_hub_ip", None)
-    if cache is not None:
-        return cache
+    decidida = getattr(request, "ip_cliente", None)
+    if decidida is not None:
+        return decidida
     redes = settings.HUB_PROXIES_CONFIABLES
     remoto = direccion(request.META.get("REMOTE_ADDR", ""))
     ip = remoto or _NINGUNA
@@ -116,5 +139,4 @@ def ip_cliente(request: HttpRequest) -> str:
             ip = anterior
             if not _confiable(ip, redes):
                 break
-    request._hub_ip = str(ip)
-    return request._hub_ip
+    return str(ip)

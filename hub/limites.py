@@ -9,7 +9,6 @@ names).
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django_ratelimit.core import get_usage
 
 from hub import metricas, respuestas
-from hub.ip import ip_cliente
+from hub.ip import decidir
 
 logger = logging.getLogger(__name__)
 
@@ -44,26 +43,12 @@ class Uso:
         return max(0, self.limite - self.usados)
 
 
-def red_de(ip: str) -> str:
-    """The address a limit counts: IPv4 as is, an IPv4-mapped address as IPv4, IPv6 by /64.
-
-    One IPv6 host usually holds a whole /64: counting single addresses would let it walk past
-    every per-IP limit.
-    """
-    direccion = ipaddress.ip_address(ip)
-    if isinstance(direccion, ipaddress.IPv6Address):
-        if direccion.ipv4_mapped is not None:
-            return str(direccion.ipv4_mapped)
-        return str(ipaddress.IPv6Network(f"{direccion}/64", strict=False))
-    return str(direccion)
-
-
 def clave_ip(request: HttpRequest) -> str:
-    """The client's address as per-IP limits count it (see `red_de`); worked out once."""
-    clave = getattr(request, "_hub_clave_ip", None)
-    if clave is None:
-        clave = request._hub_clave_ip = red_de(ip_cliente(request))
-    return clave
+    """The client's address as per-IP limits count it (hub.ip.red_de): decided once as the
+    request came in (hub.ip.decidir); a request built by hand (tests) has it decided here."""
+    if not hasattr(request, "red_cliente"):
+        decidir(request)
+    return request.red_cliente
 
 
 @metricas.rechazos_de_limites

@@ -15,7 +15,7 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 
 from hub import chunked, logs, paginas_error, precarga, respuestas, seguridad
-from hub.ip import ip_cliente, olvidar_esquema_ajeno
+from hub.ip import decidir, olvidar_esquema_ajeno
 from hub.limites import CacheNoDisponible, clave_ip, contar
 from hub.models import Limites
 from hub.singleton import memoria_de_peticion
@@ -33,7 +33,7 @@ class LogPeticionMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         olvidar_esquema_ajeno(request)
-        token = logs.iniciar(request, ip=ip_cliente(request))
+        token = logs.iniciar(request, ip=decidir(request))
         inicio = time.perf_counter()
         try:
             with memoria_de_peticion():

@@ -37,7 +37,9 @@ logger = logging.getLogger(__name__)
 
 # Rows already read during the current request: the global limit and a view's own rule both read
 # Limites, and each read would be a cache round trip. One request is short, so it sees one value;
-# the next request reads the shared cache again (a change on another host is seen at once).
+# the next request reads the shared cache again (a change on another host is seen at once). The
+# seal (hub.coherencia) is kept here too, under the Coherencia model: every versioned read of a
+# request asks for it, and one request reads all its entries under one seal.
 _leidos: contextvars.ContextVar[dict[type, Any] | None] = contextvars.ContextVar(
     "hub_singletons_leidos", default=None
 )
@@ -45,7 +47,7 @@ _leidos: contextvars.ContextVar[dict[type, Any] | None] = contextvars.ContextVar
 
 @contextmanager
 def memoria_de_peticion() -> Iterator[None]:
-    """Within this block each singleton is read from the cache at most once."""
+    """Within this block each singleton, and the seal, is read at most once."""
     token = _leidos.set({})
     try:
         yield
@@ -72,6 +74,27 @@ def prediccion() -> Iterator[None]:
         yield
     finally:
         _prediciendo.reset(token)
+
+
+def _sello() -> str:
+    """hub.coherencia's seal: once per request within `memoria_de_peticion`, else at each call.
+
+    Raises DatabaseError when the database cannot say (then nothing is kept: the next read asks).
+    """
+    leidos = _leidos.get()
+    if leidos is None:
+        return coherencia.sello()
+    sello = leidos.get(coherencia.Coherencia)
+    if sello is None:
+        sello = leidos[coherencia.Coherencia] = coherencia.sello()
+    return sello
+
+
+def _olvidar_sello() -> None:
+    """The request reads the seal again (its generation was just bumped in the database)."""
+    leidos = _leidos.get()
+    if leidos is not None:
+        leidos.pop(coherencia.Coherencia, None)
 
 
 def _copia(fila: Any) -> Any:
@@ -108,7 +131,7 @@ def _es_joven(generacion: str) -> bool:
 def claves_versionado(clave: str, generacion_en: str | None = None) -> list[str]:
     """The keys `leer_versionado` reads: the entry (under this process's seal), its generation."""
     try:
-        sello = coherencia.sello()
+        sello = _sello()
     except DatabaseError:  # nothing to fetch ahead: the read itself will go to the database
         return []
     return [_clave_sellada(clave, sello), generacion_en or _clave_generacion(clave)]
@@ -124,7 +147,7 @@ def leer_versionado(clave: str, generacion_en: str | None = None) -> tuple[Any, 
     """
     clave_gen = generacion_en or _clave_generacion(clave)
     try:
-        sello = coherencia.sello()
+        sello = _sello()
     except DatabaseError:  # the caller reads the database, which answers for itself
         return None, None
     sellada = _clave_sellada(clave, sello)
@@ -172,6 +195,7 @@ def invalidar_versionado(clave: str, *, es_generacion: bool = False) -> None:
     except Exception:
         logger.warning("cache no disponible al invalidar %s", clave)
         coherencia.avanzar_o_avisar(f"invalidación perdida de {clave}")
+        _olvidar_sello()
 
 
 class ModeloUnico(models.Model):

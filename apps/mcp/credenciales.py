@@ -26,7 +26,6 @@ from apps.cuentas.models import User
 from apps.mcp import identidades, oauth, recurso, secretos, services
 from apps.mcp import limites as limites_mcp
 from apps.mcp.models import AjustesAsistente, ClaveApi, RegistroAuditoria, TokenPersonal
-from hub.ip import ip_cliente
 from hub.limites import Uso
 from hub.respuestas import ErrorAPI
 
@@ -223,7 +222,7 @@ def _identificar_oauth(
         raise SinAcceso(acceso.usuario, None)
     oauth.anotar_uso(acceso)
     identidad = Identidad(
-        usuario=acceso.usuario, clave=None, token=None, ip=ip_cliente(request), oauth=acceso
+        usuario=acceso.usuario, clave=None, token=None, ip=request.ip_cliente, oauth=acceso
     )
     return identidad, {Papel.PERSONA: Resuelta(None, acceso.token_id, acceso.usuario.pk, acceso)}
 
@@ -262,7 +261,7 @@ def _identificar(
             "Envíe la clave de API (X-MCP-Api-Key) y, para actuar como persona, su token "
             "personal (X-MCP-User-Token)."
         )
-    ip = ip_cliente(request)
+    ip = request.ip_cliente  # decided as the request came in (hub.ip.decidir)
     if plan is not None:
         for resuelta in resueltas.values():
             plan.agregar(resuelta.tipo.testigo_uso(resuelta.id, ip), 1, services.SEGUNDOS_USO)

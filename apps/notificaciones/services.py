@@ -15,7 +15,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps.notificaciones.models import MensajeContacto, SitioContacto
-from hub.limites import CacheNoDisponible, Uso, contar, red_de
+from hub.ip import red_de
+from hub.limites import CacheNoDisponible, Uso, contar
 from hub.models import Limites
 from hub.respuestas import ErrorAPI
 
