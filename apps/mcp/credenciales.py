@@ -26,6 +26,7 @@ from apps.cuentas.models import User
 from apps.mcp import identidades, oauth, recurso, secretos, services
 from apps.mcp import limites as limites_mcp
 from apps.mcp.models import AjustesAsistente, ClaveApi, RegistroAuditoria, TokenPersonal
+from hub.ip import decidir as decidir_ip
 from hub.limites import Uso
 from hub.respuestas import ErrorAPI
 
@@ -222,7 +223,7 @@ def _identificar_oauth(
         raise SinAcceso(acceso.usuario, None)
     oauth.anotar_uso(acceso)
     identidad = Identidad(
-        usuario=acceso.usuario, clave=None, token=None, ip=request.ip_cliente, oauth=acceso
+        usuario=acceso.usuario, clave=None, token=None, ip=_ip(request), oauth=acceso
     )
     return identidad, {Papel.PERSONA: Resuelta(None, acceso.token_id, acceso.usuario.pk, acceso)}
 
@@ -261,7 +262,7 @@ def _identificar(
             "Envíe la clave de API (X-MCP-Api-Key) y, para actuar como persona, su token "
             "personal (X-MCP-User-Token)."
         )
-    ip = request.ip_cliente  # decided as the request came in (hub.ip.decidir)
+    ip = _ip(request)
     if plan is not None:
         for resuelta in resueltas.values():
             plan.agregar(resuelta.tipo.testigo_uso(resuelta.id, ip), 1, services.SEGUNDOS_USO)
@@ -283,6 +284,13 @@ def _identificar(
         usuario=usuario, clave=filas.get(CLAVE.nombre), token=filas.get(TOKEN.nombre), ip=ip
     )
     return identidad, resueltas
+
+
+def _ip(request: HttpRequest) -> str:
+    """The client's address, decided as the request came in (hub.ip.decidir); a request built
+    by hand (the SDK peer of `make bench`, bench.consultas) has it decided here."""
+    decidida = getattr(request, "ip_cliente", None)
+    return decidida if decidida is not None else decidir_ip(request)
 
 
 def identificar(request: HttpRequest, ajustes: AjustesAsistente) -> Identidad:

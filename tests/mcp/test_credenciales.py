@@ -333,3 +333,16 @@ def test_repeated_calls_within_the_minute_do_not_write_last_use(
     # settings, key, token and the person's permissions all come from the cache (issue 16)
     with django_assert_num_queries(0):
         assert rpc(client, "ping", **cabeceras).resultado == {}
+
+
+def test_identificar_works_on_a_request_that_did_not_pass_the_middleware(rf, completo):
+    """The SDK peer of `make bench` and bench.consultas build their requests by hand: the
+    address is decided where it was not yet (hub.ip), never an AttributeError."""
+    from apps.mcp import credenciales
+    from apps.mcp.models import AjustesAsistente
+
+    _, secreto = nuevo_token(completo)
+    request = rf.post(URL, HTTP_X_MCP_USER_TOKEN=secreto, REMOTE_ADDR="198.51.100.7")
+    identidad = credenciales.identificar(request, AjustesAsistente.cargar())
+    assert identidad.usuario == completo
+    assert identidad.ip == "198.51.100.7"
