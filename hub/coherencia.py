@@ -24,6 +24,7 @@ rate-limit counters are not derived from the database and keep their keys.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import math
@@ -109,6 +110,24 @@ def sello() -> str:
     return _estado.sello  # type: ignore[return-value]
 
 
+@functools.cache
+def esquema() -> str:
+    """The shape of every installed model (table and columns) as this release knows it.
+
+    Part of the seal: cached rows are pickled model instances, and one pickled by a release with
+    fewer columns (before a deploy that added a field) would read each new field with a query of
+    its own (Django's deferred fields) for as long as the entry lives. `make bench` saw it: one
+    query per MCP ping with an OAuth token, after the OAuth switches joined AjustesAsistente.
+    """
+    from django.apps import apps
+
+    partes = sorted(
+        f"{m._meta.db_table}:{','.join(c.attname for c in m._meta.concrete_fields)}"
+        for m in apps.get_models()
+    )
+    return hashlib.sha256("\n".join(partes).encode()).hexdigest()[:12]
+
+
 def _intervalo() -> float:
     return min(settings.HUB_COHERENCIA_SEGUNDOS, COTA_SEGUNDOS / 2)
 
@@ -122,6 +141,7 @@ def refrescar() -> str:
         _estado.sello = None  # nothing cached is trusted until the database answers again
         raise
     partes = [str(p) for p in fila or ()]
+    partes.append(esquema())
     if connection.vendor == "sqlite":
         partes.append(_archivo_sqlite())
     nuevo = hashlib.sha256("|".join(partes).encode()).hexdigest()[:16]

@@ -25,7 +25,9 @@ import pytest
 import redis
 from django.core.cache import caches
 from django.core.management import call_command
+from django.db import connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 
 from apps.firmas import services as firmas
 from apps.marca.services import actualizar_marca
@@ -544,3 +546,19 @@ def test_reading_the_seal_never_inserts_its_row(client):
     assert Coherencia.objects.count() == 0
     coherencia.avanzar()  # a lost invalidation: the write creates the row
     assert Coherencia.objects.count() == 1
+
+
+def test_a_release_with_other_columns_reads_nothing_the_previous_release_cached(monkeypatch):
+    """A deploy that adds a field must not read pickles without it (one query per request)."""
+    from apps.mcp.models import AjustesAsistente
+    from hub import coherencia
+
+    antes = coherencia.refrescar()
+    AjustesAsistente.cargar()  # cached under this release's seal
+    monkeypatch.setattr(coherencia, "esquema", lambda: "otra-version-del-codigo")
+    despues = coherencia.refrescar()
+    assert despues != antes
+    with CaptureQueriesContext(connection) as leidas:
+        ajustes = AjustesAsistente.cargar()  # the other release's entry is not found: read anew
+    assert any("mcp_ajustesasistente" in q["sql"] for q in leidas.captured_queries)
+    assert ajustes.oauth_habilitado in (True, False)
