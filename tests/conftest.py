@@ -16,6 +16,9 @@ from apps.mcp.models import AjustesAsistente
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
 
+# The cache-coherence fixtures (a clock, a cache that fails, "another process"), for every app.
+pytest_plugins = ["tests.coherencia"]
+
 
 def limpiar_cache() -> None:
     """Empty this test worker's part of the cache (other workers may share the same Redis)."""

@@ -6,40 +6,15 @@ unwritable; once it is back and the bound has passed, the access token is nobody
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 from apps.autorizacion import accesos, services
-from hub import coherencia
 from tests.autorizacion.factories import emitir_token, nueva_aplicacion
+from tests.coherencia import cambiar_con_la_cache_fallando
 from tests.factories import UserFactory
-from tests.hub import test_coherencia as pruebas_de_coherencia
 from tests.mcp_cliente import ajustar
 
 pytestmark = pytest.mark.django_db
-
-# The first issue's fixtures: a redis-server of the test's own that hangs, an unwritable file
-# cache, the clock, and "another process".
-redis_propio = pruebas_de_coherencia.redis_propio
-archivo_propio = pruebas_de_coherencia.archivo_propio
-cache_que_falla = pruebas_de_coherencia.cache_que_falla
-reloj = pruebas_de_coherencia.reloj
-otro_proceso = pruebas_de_coherencia.otro_proceso
-
-
-def cambiar_con_la_cache_fallando(
-    cache_que_falla, reloj, otro_proceso, cambiar: Callable[[], None]
-) -> None:
-    """The change, with the cache failing; the cache back; the bound passed."""
-    volver = otro_proceso()
-    cache_que_falla.colgar()
-    try:
-        cambiar()
-    finally:
-        cache_que_falla.seguir()
-    volver()
-    reloj.mover(coherencia.COTA_SEGUNDOS)
 
 
 @pytest.fixture
