@@ -50,3 +50,13 @@ class Estricto(serializers.Serializer):
         if errores:
             raise serializers.ValidationError(errores)
         return super().to_internal_value(data)
+
+
+class ConFechas(Estricto):
+    """Strict arguments whose optional `desde` is never after `hasta` (searches and lists)."""
+
+    def validate(self, attrs):
+        desde, hasta = attrs.get("desde"), attrs.get("hasta")
+        if desde and hasta and desde > hasta:
+            raise serializers.ValidationError({"hasta": ["Debe ser igual o posterior a desde."]})
+        return attrs

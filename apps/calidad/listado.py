@@ -11,10 +11,10 @@ from rest_framework import serializers
 from apps.calidad.models import Documento
 from apps.calidad.selectors import POR_CODIGO, documentos_vigentes, procesos
 from hub import listas
-from hub.serializadores import Estricto
+from hub.serializadores import ConFechas
 
 
-class FiltrosDocumentos(Estricto):
+class FiltrosDocumentos(ConFechas):
     """buscar_documento's text (optional here: an empty search lists every current document),
     type, process and publication dates (`desde` never after `hasta`)."""
 
@@ -24,12 +24,6 @@ class FiltrosDocumentos(Estricto):
     proceso = serializers.CharField(max_length=10, required=False)
     desde = serializers.DateField(required=False)
     hasta = serializers.DateField(required=False)
-
-    def validate(self, attrs):
-        desde, hasta = attrs.get("desde"), attrs.get("hasta")
-        if desde and hasta and desde > hasta:
-            raise serializers.ValidationError({"hasta": ["Debe ser igual o posterior a desde."]})
-        return attrs
 
 
 CAMPOS = {

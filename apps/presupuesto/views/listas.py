@@ -21,22 +21,16 @@ from apps.presupuesto.models import Cdp, LineaPaa, Rp
 from apps.presupuesto.selectors.filtros import FiltroInvalido
 from apps.presupuesto.selectors.listados import areas_visibles, filtrados
 from hub import listas
-from hub.serializadores import Estricto
+from hub.serializadores import ConFechas
 
 
-class FiltrosPresupuesto(Estricto):
+class FiltrosPresupuesto(ConFechas):
     """Text, area and dates (`desde` never after `hasta`); each list adds its states."""
 
     texto = serializers.CharField(max_length=120, required=False, allow_blank=True)
     area = filtro_area()  # estado_presupuesto's own declaration
     desde = serializers.DateField(required=False)
     hasta = serializers.DateField(required=False)
-
-    def validate(self, attrs):
-        desde, hasta = attrs.get("desde"), attrs.get("hasta")
-        if desde and hasta and desde > hasta:
-            raise serializers.ValidationError({"hasta": ["Debe ser igual o posterior a desde."]})
-        return attrs
 
 
 class FiltrosCdp(FiltrosPresupuesto):

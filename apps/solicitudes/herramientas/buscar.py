@@ -14,7 +14,7 @@ from apps.solicitudes.herramientas.permisos import PERMISOS_SOLICITUDES
 from apps.solicitudes.models import Estado, Solicitud
 from apps.solicitudes.selectors import solicitudes_filtradas
 from hub.busqueda import total_y_pagina
-from hub.serializadores import Estricto
+from hub.serializadores import ConFechas
 from hub.texto import limpiar
 
 PERMISO_TODAS = "solicitudes.ver_todas"
@@ -52,14 +52,8 @@ def filtros_solicitudes(*, todas: str, prefijo: str = "") -> tuple[serializers.F
     )
 
 
-class FiltrosSolicitudes(Estricto):
+class FiltrosSolicitudes(ConFechas):
     """The arguments of a search of requests: `desde` never after `hasta`."""
-
-    def validate(self, attrs):
-        desde, hasta = attrs.get("desde"), attrs.get("hasta")
-        if desde and hasta and desde > hasta:
-            raise serializers.ValidationError({"hasta": ["Debe ser igual o posterior a desde."]})
-        return attrs
 
 
 class ArgsBuscarSolicitudes(FiltrosSolicitudes):
