@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from oauth2_provider.models import AccessToken, RefreshToken
 
 from apps.autorizacion import accesos
 from apps.autorizacion.models import Aplicacion
-
-INTERVALO_ULTIMO_USO = timedelta(minutes=1)
+from apps.mcp import services as servicios_asistente
 
 
 def marcar_verificadas(*, ids: list[int], verificada: bool = True) -> int:
@@ -62,13 +60,10 @@ def desconectar(*, usuario_id: int, aplicacion_id: int) -> int:
 def anotar_uso(aplicacion: Aplicacion, ahora: datetime | None = None) -> None:
     """Record a client's last use, at most once a minute whichever process served it."""
     ahora = ahora or timezone.now()
-    if aplicacion.ultimo_uso is not None and ahora - aplicacion.ultimo_uso < INTERVALO_ULTIMO_USO:
-        return
-    try:
-        primera = bool(cache.add(f"oauth:uso:a{aplicacion.pk}", 1, 60))
-    except Exception:  # the cache down: the row is written, which is what it is for
-        primera = True
-    if not primera:
+    # The cache down: the row is written, which is what it is for.
+    if not servicios_asistente.toca_anotar(
+        f"oauth:uso:a{aplicacion.pk}", aplicacion.ultimo_uso, ahora
+    ):
         return
     Aplicacion.objects.filter(pk=aplicacion.pk).update(ultimo_uso=ahora)
     aplicacion.ultimo_uso = ahora

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model
@@ -19,7 +18,7 @@ from oauth2_provider.models import get_access_token_model
 from apps.autorizacion import accesos, tokens
 from apps.autorizacion import services as servicios_oauth
 from apps.autorizacion.accesos import ALCANCE_ESCRIBIR, AccesoOAuth
-from apps.mcp import recurso
+from apps.mcp import recurso, services
 from hub.respuestas import ErrorAPI
 
 __all__ = [
@@ -33,9 +32,6 @@ __all__ = [
 ]
 
 PREFIJO_ACCESO = tokens.PREFIJO_ACCESO
-
-# Last use is written at most once a minute per token and per client, whichever worker served it.
-SEGUNDOS_USO = 60
 
 AMBIGUA = "El token OAuth ya identifica a la persona y a la aplicación: no envíe otra credencial."
 
@@ -100,18 +96,11 @@ def validar(valor: str) -> AccesoOAuth:
     return acceso
 
 
-def _toca(testigo: str) -> bool:
-    """Whether this minute's testigo de uso was missing (so last use is written now)."""
-    try:
-        return bool(cache.add(testigo, 1, SEGUNDOS_USO))
-    except Exception:
-        return False  # last use is a convenience: never a reason to fail or slow a call
-
-
 def anotar_uso(acceso: AccesoOAuth, ahora: datetime | None = None) -> None:
     """Record the token's last use (the profile's "último uso") and the client's (the admin's),
     each at most once a minute; an UPDATE sends no signal, so no cached identity changes."""
     ahora = ahora or timezone.now()
-    if _toca(f"mcp:uso:o{acceso.token_id}"):
+    # Last use is a convenience: with the cache down it is never a reason to write per call.
+    if services.toca_anotar(f"mcp:uso:o{acceso.token_id}", None, ahora, sin_cache=False):
         get_access_token_model().objects.filter(pk=acceso.token_id).update(updated=ahora)
     servicios_oauth.anotar_uso(acceso.aplicacion, ahora)

@@ -209,28 +209,32 @@ def revocar_tokens(*, ids: list[int]) -> int:
     )
 
 
-def _toca_anotar(testigo: str, ultimo: datetime | None, ahora: datetime) -> bool:
-    """At most once a minute per credential (and IP), whichever process or host served it.
+def toca_anotar(
+    testigo: str, ultimo: datetime | None, ahora: datetime, *, sin_cache: bool = True
+) -> bool:
+    """At most once a minute per credential (and IP) or client, whichever process or host
+    served it.
 
     The row at hand may come from the identity cache, so its last use can be old: the shared
     cache holds the minute's testigo de uso (a key whose presence says the last use was written
-    within the minute). With the cache down, the row is fresh from the database.
+    within the minute). With the cache down the answer is `sin_cache`: True where the row is
+    fresh from the database anyway.
     """
     if ultimo is not None and ahora - ultimo < INTERVALO_ULTIMO_USO:
         return False
     try:
         return bool(cache.add(testigo, 1, SEGUNDOS_USO))
     except Exception:
-        return True
+        return sin_cache
 
 
 def testigo_uso_token(token_id: int, ip: str) -> str:
-    """The key of a token's testigo de uso from an IP (see `_toca_anotar`)."""
+    """The key of a token's testigo de uso from an IP (see `toca_anotar`)."""
     return f"mcp:uso:t{token_id}:{ip}"
 
 
 def testigo_uso_clave(clave_id: int) -> str:
-    """The key of an API key's testigo de uso (see `_toca_anotar`)."""
+    """The key of an API key's testigo de uso (see `toca_anotar`)."""
     return f"mcp:uso:k{clave_id}"
 
 
@@ -238,7 +242,7 @@ def anotar_uso_token(token: TokenPersonal, ip: str, ahora: datetime | None = Non
     """Record last use (time and IP), at most once a minute unless the IP changed."""
     ahora = ahora or timezone.now()
     ultimo = token.ultimo_uso if token.ultima_ip == ip else None
-    if not _toca_anotar(testigo_uso_token(token.pk, ip), ultimo, ahora):
+    if not toca_anotar(testigo_uso_token(token.pk, ip), ultimo, ahora):
         return
     TokenPersonal.objects.filter(pk=token.pk).update(ultimo_uso=ahora, ultima_ip=ip)
     token.ultimo_uso, token.ultima_ip = ahora, ip
@@ -247,7 +251,7 @@ def anotar_uso_token(token: TokenPersonal, ip: str, ahora: datetime | None = Non
 def anotar_uso_clave(clave: ClaveApi, ahora: datetime | None = None) -> None:
     """Record last use of an API key, at most once a minute."""
     ahora = ahora or timezone.now()
-    if not _toca_anotar(testigo_uso_clave(clave.pk), clave.ultimo_uso, ahora):
+    if not toca_anotar(testigo_uso_clave(clave.pk), clave.ultimo_uso, ahora):
         return
     ClaveApi.objects.filter(pk=clave.pk).update(ultimo_uso=ahora)
     clave.ultimo_uso = ahora
