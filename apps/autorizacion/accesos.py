@@ -49,6 +49,15 @@ class AccesoOAuth:
     vence: datetime
 
     @property
+    def pk(self) -> int:
+        """The token's id, as the rows of the other credential kinds name theirs."""
+        return self.token_id
+
+    @property
+    def usuario_id(self) -> int:
+        return self.usuario.pk
+
+    @property
     def puede_escribir(self) -> bool:
         return ALCANCE_ESCRIBIR in self.alcances
 
@@ -70,6 +79,12 @@ def _clave(digest: str) -> str:
 def claves(digest: str) -> list[str]:
     """The cache keys a lookup of this digest reads (for hub.precarga)."""
     return claves_versionado(_clave(digest), identidades.GENERACION)
+
+
+def prever(digest: str) -> tuple[list[str], tuple[int, ...] | None]:
+    """For hub.precarga: the keys a lookup of this digest reads, and (token id, user id, client
+    id) if this process has resolved it before (None otherwise)."""
+    return claves(digest), identidades.recordado(digest)
 
 
 def _de_la_base(digest: str) -> AccesoOAuth | None:
@@ -104,15 +119,24 @@ def acceso(secreto: str) -> AccesoOAuth | None:
     if not tokens.bien_formado(secreto, tokens.PREFIJO_ACCESO):
         return None
     digest = tokens.huella(secreto)
+    entrada = por_huella(digest)
+    if entrada is None or not hmac.compare_digest(entrada.digest, digest):
+        return None
+    return entrada if entrada.vigente() else None
+
+
+def por_huella(digest: str) -> AccesoOAuth | None:
+    """The access token with this digest as last stored (live or not: the caller checks), or
+    None; remembered for the next request's guess (`prever`)."""
     clave = _clave(digest)
     entrada, generacion = leer_versionado(clave, generacion_en=identidades.GENERACION)
     if entrada is None:
         entrada = _de_la_base(digest)
         if entrada is not None:
             guardar_versionado(clave, entrada, generacion, TTL)
-    if entrada is None or not hmac.compare_digest(entrada.digest, digest):
-        return None
-    return entrada if entrada.vigente() else None
+    if entrada is not None:
+        identidades.recordar(digest, (entrada.token_id, entrada.usuario.pk, entrada.aplicacion.pk))
+    return entrada
 
 
 def olvidar() -> None:

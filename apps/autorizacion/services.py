@@ -57,12 +57,17 @@ def desconectar(*, usuario_id: int, aplicacion_id: int) -> int:
     return refrescos + accesos_borrados
 
 
+def testigo_uso(aplicacion_id: int) -> str:
+    """The key of a client's testigo de uso (apps.mcp.services.toca_anotar)."""
+    return f"oauth:uso:a{aplicacion_id}"
+
+
 def anotar_uso(aplicacion: Aplicacion, ahora: datetime | None = None) -> None:
     """Record a client's last use, at most once a minute whichever process served it."""
     ahora = ahora or timezone.now()
     # The cache down: the row is written, which is what it is for.
     if not servicios_asistente.toca_anotar(
-        f"oauth:uso:a{aplicacion.pk}", aplicacion.ultimo_uso, ahora
+        testigo_uso(aplicacion.pk), aplicacion.ultimo_uso, ahora
     ):
         return
     Aplicacion.objects.filter(pk=aplicacion.pk).update(ultimo_uso=ahora)

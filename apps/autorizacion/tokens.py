@@ -9,19 +9,11 @@ Only their SHA-256 digest is stored (COMPLIANT_BCP_RFC9700_TOKEN_STORAGE): the l
 
 from __future__ import annotations
 
-import hmac
-import re
-
 from apps.mcp import secretos
 
 PREFIJO_ACCESO = "sgioat_"
 PREFIJO_REFRESCO = "sgiort_"
 PREFIJOS = (PREFIJO_ACCESO, PREFIJO_REFRESCO)
-
-_FORMATO = re.compile(
-    rf"^(sgioat_|sgiort_)([0-9A-Za-z]{{{secretos.LARGO_ALEATORIO}}})"
-    rf"([0-9A-Za-z]{{{secretos.LARGO_CHEQUEO}}})$"
-)
 
 
 def generar_acceso(request=None) -> str:
@@ -41,12 +33,7 @@ def es_de_acceso(valor: str) -> bool:
 
 def bien_formado(valor: str, prefijo: str = PREFIJO_ACCESO) -> bool:
     """True when the token has this prefix, the right length, alphabet and checksum."""
-    coincide = _FORMATO.match(valor)
-    if coincide is None or coincide.group(1) != prefijo:
-        return False
-    return hmac.compare_digest(
-        secretos.chequeo(coincide.group(1) + coincide.group(2)), coincide.group(3)
-    )
+    return secretos.bien_formado(valor, prefijo)
 
 
 def huella(valor: str) -> str:

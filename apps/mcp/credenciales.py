@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from django.http import HttpRequest
 from django.utils import timezone
 
+from apps.autorizacion import accesos
 from apps.cuentas.models import User
 from apps.mcp import identidades, oauth, recurso, secretos, services
 from apps.mcp import limites as limites_mcp
@@ -107,12 +108,16 @@ AMBIGUAS = {
 }
 
 
+def _sin_reparos(_fila: Any) -> str | None:
+    return None
+
+
 @dataclass(frozen=True)
 class TipoCredencial:
     """One kind of credential: where it travels, how its secrets look, whom it names, its row.
 
-    A person's credential row has `usuario`; `bearer` is the prefix that routes an
-    `Authorization: Bearer` value to this kind ("" takes any value no other kind claimed).
+    A person's credential row has `usuario` and `usuario_id`; `bearer` is the prefix that routes
+    an `Authorization: Bearer` value to this kind ("" takes any value no other kind claimed).
     """
 
     nombre: str
@@ -120,10 +125,17 @@ class TipoCredencial:
     cabecera: str | None  # its own header, as request.META names it (None: Bearer only)
     prefijo: str  # of its secrets (secretos.huella_si_bien_formado)
     bearer: str
+    # digest -> (cache keys its lookup reads, what this process saw it name: (id, user id, ...))
+    prever: Callable[[str], tuple[list[str], tuple[int, ...] | None]]
     buscar: Callable[[str], Any]  # digest -> row, from the shared cache (apps.mcp.identidades)
-    anotar_uso: Callable[[Any, str, datetime], None]  # (row, ip, now): the once-a-minute write
-    testigo_uso: Callable[[int, str], str]  # (row id, ip) -> its testigo de uso (services)
+    anotar_uso: Callable[[Any, str, datetime], None]  # (row, ip, now): the once-a-minute writes
+    testigos_uso: Callable[[tuple[int, ...], str], tuple[str, ...]]  # (what prever saw, ip)
     invalida: tuple[str, str]  # code and text of the 401 when the secret names no valid row
+    # A live row that still may not be used here: the 401's text (with `invalida`'s code).
+    reparo: Callable[[Any], str | None] = _sin_reparos
+    # A kind that names the person and their integration at once comes alone: this 400's text
+    # when anything else comes beside it.
+    sola: str | None = None
 
 
 TOKEN = TipoCredencial(
@@ -132,9 +144,10 @@ TOKEN = TipoCredencial(
     cabecera="HTTP_X_MCP_USER_TOKEN",
     prefijo=secretos.PREFIJO_TOKEN,
     bearer=secretos.PREFIJO_TOKEN,
+    prever=identidades.prever,
     buscar=identidades.token,
     anotar_uso=services.anotar_uso_token,
-    testigo_uso=services.testigo_uso_token,
+    testigos_uso=lambda vista, ip: (services.testigo_uso_token(vista[0], ip),),
     invalida=("TOKEN_MCP_INVALIDO", "El token personal no es válido, venció o fue revocado."),
 )
 CLAVE = TipoCredencial(
@@ -143,14 +156,32 @@ CLAVE = TipoCredencial(
     cabecera="HTTP_X_MCP_API_KEY",
     prefijo=secretos.PREFIJO_CLAVE,
     bearer="",
+    prever=identidades.prever,
     buscar=identidades.clave_api,
     anotar_uso=lambda clave, _ip, ahora: services.anotar_uso_clave(clave, ahora),
-    testigo_uso=lambda clave_id, _ip: services.testigo_uso_clave(clave_id),
+    testigos_uso=lambda vista, _ip: (services.testigo_uso_clave(vista[0]),),
     invalida=("API_KEY_INVALIDA", "La clave de API no es válida, venció o fue revocada."),
+)
+# The OAuth access token (issue 25): a person and the client they approved, so it comes alone and
+# the "personal token only" switch does not apply to it; its own switches (OAuth off, verified
+# clients only, a client disabled) are part of the row's `vigente()` (apps.autorizacion.accesos).
+OAUTH = TipoCredencial(
+    nombre="oauth",
+    papel=Papel.PERSONA,
+    cabecera=None,
+    prefijo=oauth.PREFIJO_ACCESO,
+    bearer=oauth.PREFIJO_ACCESO,
+    prever=accesos.prever,
+    buscar=accesos.por_huella,
+    anotar_uso=oauth.anotar_uso,
+    testigos_uso=oauth.testigos_uso,
+    invalida=oauth.INVALIDO,
+    reparo=oauth.fuera_de_recurso,
+    sola=oauth.AMBIGUA,
 )
 # In order: a bearer value goes to the first kind whose `bearer` prefix it starts with (the API
 # key, which takes any other value, stays last).
-TIPOS: tuple[TipoCredencial, ...] = (TOKEN, CLAVE)
+TIPOS: tuple[TipoCredencial, ...] = (TOKEN, OAUTH, CLAVE)
 
 
 def _valores(crudo: str) -> list[str]:
@@ -161,71 +192,60 @@ def _valores(crudo: str) -> list[str]:
 
 def presentadas(request: HttpRequest) -> dict[Papel, dict[str, TipoCredencial]]:
     """The secrets in the headers, by whom they name, each with its kind; query strings are
-    never read. 401 for an Authorization header that is not Bearer."""
+    never read. 400 for anything beside a kind that comes alone; 401 for an Authorization header
+    that is not Bearer."""
     por_papel: dict[Papel, dict[str, TipoCredencial]] = {papel: {} for papel in Papel}
     meta = request.META
     for tipo in TIPOS:
         if tipo.cabecera is not None and tipo.cabecera in meta:
             for valor in _valores(meta[tipo.cabecera]):
                 por_papel[tipo.papel].setdefault(valor, tipo)
+    sin_bearer = False
     for parte in _valores(meta["HTTP_AUTHORIZATION"]) if "HTTP_AUTHORIZATION" in meta else []:
         esquema, _, valor = parte.partition(" ")
         valor = valor.strip()
         if esquema.lower() != "bearer" or not valor:
-            raise _sin_credencial("La cabecera Authorization debe usar el esquema Bearer.")
+            sin_bearer = True
+            continue
         tipo = next(t for t in TIPOS if valor.startswith(t.bearer))
         por_papel[tipo.papel].setdefault(valor, tipo)
+    todas = [tipo for secretos_ in por_papel.values() for tipo in secretos_.values()]
+    sola = next((tipo.sola for tipo in todas if tipo.sola is not None), None)
+    if sola is not None and (len(todas) > 1 or sin_bearer):
+        raise ErrorAPI(400, "CREDENCIAL_AMBIGUA", sola)
+    if sin_bearer:
+        raise _sin_credencial("La cabecera Authorization debe usar el esquema Bearer.")
     return por_papel
 
 
 @dataclass(frozen=True)
 class Resuelta:
-    """A credential that names someone: its kind, its row's id and person, and the row itself
-    (None while planning: only this process's memory of it, see identidades.prever). The OAuth
-    access token has no kind of the table (`tipo` None): see `_identificar_oauth`."""
+    """A credential that names someone: its kind, its row's id and person, and the row itself;
+    while planning, no row but this process's memory of it (`vista`, see TipoCredencial.prever)."""
 
-    tipo: TipoCredencial | None
+    tipo: TipoCredencial
     id: int
     usuario_id: int | None
     fila: Any = None
+    vista: tuple[int, ...] = ()
 
 
 def _resolver(tipo: TipoCredencial, secreto: str, plan: Plan | None) -> Resuelta | None:
-    """The valid row a secret names (None: 401); while planning, the keys its lookup reads and
-    this process's memory of it (None: nothing to guess)."""
+    """The valid row a secret names (ErrorAPI 401 when none); while planning, the keys its lookup
+    reads and this process's memory of it (None: nothing to guess)."""
     digest = secretos.huella_si_bien_formado(secreto, tipo.prefijo)
-    if digest is None:
-        return None
     if plan is not None:
-        claves, vista = identidades.prever(digest)
+        if digest is None:
+            return None
+        claves, vista = tipo.prever(digest)
         plan.leer(claves)
-        return Resuelta(tipo, *vista) if vista is not None else None
-    fila = tipo.buscar(digest)
+        return Resuelta(tipo, vista[0], vista[1], vista=vista) if vista is not None else None
+    fila = tipo.buscar(digest) if digest is not None else None
     if fila is None or not hmac.compare_digest(fila.digest, digest) or not fila.vigente():
-        return None
+        raise _no_autenticado(*tipo.invalida)
+    if (reparo := tipo.reparo(fila)) is not None:
+        raise _no_autenticado(tipo.invalida[0], reparo)
     return Resuelta(tipo, fila.pk, getattr(fila, "usuario_id", None), fila)
-
-
-def _identificar_oauth(
-    request: HttpRequest, secreto: str, plan: Plan | None
-) -> tuple[Identidad, dict[Papel, Resuelta]] | None:
-    """An OAuth access token, alone (apps.mcp.oauth): it names the person and their client at
-    once, so it is no kind of the table, whose kinds each name one role. The "personal token
-    only" switch does not apply to it; its own switches do (apps.autorizacion.accesos).
-
-    While planning: the cache keys its lookup reads, and no guess of the count (this process
-    keeps no memory of which person an OAuth token names)."""
-    if plan is not None:
-        plan.leer(oauth.claves(secreto))
-        return None
-    acceso = oauth.validar(secreto)
-    if not services.puede_usar(acceso.usuario):
-        raise SinAcceso(acceso.usuario, None)
-    oauth.anotar_uso(acceso)
-    identidad = Identidad(
-        usuario=acceso.usuario, clave=None, token=None, ip=_ip(request), oauth=acceso
-    )
-    return identidad, {Papel.PERSONA: Resuelta(None, acceso.token_id, acceso.usuario.pk, acceso)}
 
 
 def _identificar(
@@ -234,11 +254,6 @@ def _identificar(
     """Who is calling, following the credential table, and their last use noted; ErrorAPI
     400/401/403 otherwise. While planning (`plan`, no `ajustes`) nothing is read nor written:
     the checks a guess cannot make are left to the request itself, and None means no guess."""
-    # A plain substring test first: a call without an OAuth token does not walk into apps.mcp.oauth.
-    if oauth.PREFIJO_ACCESO in request.META.get("HTTP_AUTHORIZATION", ""):
-        secreto_oauth = oauth.secreto(request)  # 400 CREDENCIAL_AMBIGUA beside any other one
-        if secreto_oauth is not None:
-            return _identificar_oauth(request, secreto_oauth, plan)
     por_papel = presentadas(request)
     for papel, secretos_ in por_papel.items():
         if len(secretos_) > 1:
@@ -247,12 +262,10 @@ def _identificar(
     adivinable = True
     for papel, secretos_ in por_papel.items():
         for secreto, tipo in secretos_.items():
+            # An invalid person's credential is a 401: it never falls back to key-only access.
             resuelta = _resolver(tipo, secreto, plan)
             if resuelta is not None:
                 resueltas[papel] = resuelta
-            elif plan is None:
-                # An invalid person's credential never falls back to key-only access.
-                raise _no_autenticado(*tipo.invalida)
             else:
                 adivinable = False  # the other lookups' keys are still worth reading ahead
     if not adivinable:
@@ -265,9 +278,14 @@ def _identificar(
     ip = _ip(request)
     if plan is not None:
         for resuelta in resueltas.values():
-            plan.agregar(resuelta.tipo.testigo_uso(resuelta.id, ip), 1, services.SEGUNDOS_USO)
+            for testigo in resuelta.tipo.testigos_uso(resuelta.vista, ip):
+                plan.agregar(testigo, 1, services.SEGUNDOS_USO)
         return None, resueltas
-    if Papel.INTEGRACION not in resueltas and not ajustes.permitir_token_solo:
+    # A kind that comes alone names the integration too: the switch is for personal tokens.
+    nombra_integracion = Papel.INTEGRACION in resueltas or any(
+        resuelta.tipo.sola is not None for resuelta in resueltas.values()
+    )
+    if not nombra_integracion and not ajustes.permitir_token_solo:
         raise _sin_credencial(
             "Esta organización exige la clave de API (X-MCP-Api-Key) junto con el token personal."
         )
@@ -281,7 +299,11 @@ def _identificar(
         resuelta.tipo.anotar_uso(resuelta.fila, ip, ahora)
     # A new kind of credential adds its row to Identidad here (and to the audit's kinds).
     identidad = Identidad(
-        usuario=usuario, clave=filas.get(CLAVE.nombre), token=filas.get(TOKEN.nombre), ip=ip
+        usuario=usuario,
+        clave=filas.get(CLAVE.nombre),
+        token=filas.get(TOKEN.nombre),
+        ip=ip,
+        oauth=filas.get(OAUTH.nombre),
     )
     return identidad, resueltas
 

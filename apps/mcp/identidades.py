@@ -42,7 +42,7 @@ TTL = 3600  # also replaced on every change; the TTL only bounds a missed invali
 # Digest -> (credential id, its user's id): what this process has seen, never changes (a token
 # never moves to another person). Only a guess for hub.precarga (`prever`); every answer comes
 # from the cache.
-_VISTAS: dict[str, tuple[int, int | None]] = {}
+_VISTAS: dict[str, tuple[int, ...]] = {}
 MAX_VISTAS = 10_000
 
 
@@ -55,10 +55,22 @@ def claves(digest: str) -> list[str]:
     return claves_versionado(_clave(digest), GENERACION)
 
 
-def prever(digest: str) -> tuple[list[str], tuple[int, int | None] | None]:
+def prever(digest: str) -> tuple[list[str], tuple[int, ...] | None]:
     """For hub.precarga: the cache keys a lookup of this digest reads, and (credential id, user
     id) if this process has resolved it before (None otherwise)."""
     return claves(digest), _VISTAS.get(digest)
+
+
+def recordar(digest: str, vista: tuple[int, ...]) -> None:
+    """Remember what a digest named (its id first, then its user's), for the next guess."""
+    if len(_VISTAS) >= MAX_VISTAS:
+        _VISTAS.clear()
+    _VISTAS[digest] = vista
+
+
+def recordado(digest: str) -> tuple[int, ...] | None:
+    """What this process last saw this digest name (see `recordar`), or None."""
+    return _VISTAS.get(digest)
 
 
 def _leer(digest: str, construir) -> Any:
@@ -69,9 +81,7 @@ def _leer(digest: str, construir) -> Any:
         if fila is not None:
             guardar_versionado(clave, fila, generacion, TTL)
     if fila is not None:
-        if len(_VISTAS) >= MAX_VISTAS:
-            _VISTAS.clear()
-        _VISTAS[digest] = (fila.pk, getattr(fila, "usuario_id", None))
+        recordar(digest, (fila.pk, getattr(fila, "usuario_id", None)))
     return fila
 
 

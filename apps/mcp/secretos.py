@@ -22,8 +22,9 @@ LARGO_ALEATORIO = 32
 LARGO_CHEQUEO = 6
 LARGO_VISIBLE = 6  # random characters kept, after the prefix, to recognize a secret in lists
 
+# Every secret the hub issues: these two and the OAuth ones (apps.autorizacion.tokens) alike.
 _FORMATO = re.compile(
-    rf"^(sgimcp_|sgiapi_)([0-9A-Za-z]{{{LARGO_ALEATORIO}}})([0-9A-Za-z]{{{LARGO_CHEQUEO}}})$"
+    rf"^(sgi[a-z]{{3}}_)([0-9A-Za-z]{{{LARGO_ALEATORIO}}})([0-9A-Za-z]{{{LARGO_CHEQUEO}}})$"
 )
 
 

@@ -16,7 +16,7 @@ from hub.models import Limites
 from tests.factories import AreaFactory, UserFactory
 from tests.firmas.factories import firmar
 from tests.marca.factories import URL_MARCA, png, poner_imagen
-from tests.mcp.factories import nueva_clave, nuevo_token
+from tests.mcp.factories import nueva_clave, nuevo_token, nuevo_token_oauth
 
 pytestmark = pytest.mark.django_db
 
@@ -84,6 +84,28 @@ def test_a_warm_assistant_ping_with_key_and_token_is_one_round_trip(client, redi
 
     llamar()
     llamar()  # the last-use mark is set by now: from here on a request writes nothing
+    idas[0] = 0
+    r = llamar()
+    assert r.json()["result"] == {} and r["X-RateLimit-Remaining"] == "57"
+    assert idas[0] == 1
+
+
+def test_a_warm_assistant_ping_with_an_oauth_token_is_one_round_trip(client, redis_real, idas):
+    # The OAuth token is one kind of the credential table: the pre-read guesses its count too.
+    persona = UserFactory(username="idas-oauth", permisos=["mcp.asistente.usar"])
+    _, secreto = nuevo_token_oauth(persona)
+    ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+
+    def llamar():
+        return client.post(
+            "/mcp/api/mcp",
+            ping,
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {secreto}",
+        )
+
+    llamar()
+    llamar()  # the token's and the client's last-use marks are set by now
     idas[0] = 0
     r = llamar()
     assert r.json()["result"] == {} and r["X-RateLimit-Remaining"] == "57"
