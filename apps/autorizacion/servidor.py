@@ -17,9 +17,10 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
+from oauth2_provider.models import Grant
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauthlib.oauth2 import WebApplicationServer
-from oauthlib.oauth2.rfc6749.grant_types.authorization_code import code_challenge_method_s256
+from oauthlib.oauth2.rfc6749 import errors
 
 from apps.mcp.models import AjustesAsistente
 
@@ -46,12 +47,22 @@ class Validador(OAuth2Validator):
         if not super().validate_refresh_token(refresh_token, client, request, *args, **kwargs):
             return False
         emitido = request.refresh_token_instance.created
+        if not getattr(request, "resource", None) and not request.refresh_token_instance.resource:
+            request.resource = [recurso_mcp()]  # as for a code (every token names its resource)
         return emitido + vigencia_refresco() > timezone.now()
 
-    def _check_and_set_request_resource(self, request) -> None:
-        super()._check_and_set_request_resource(request)
-        if not request.resource:
+    def validate_code(self, client_id, code, client, request, *args, **kwargs) -> bool:
+        if not super().validate_code(client_id, code, client, request, *args, **kwargs):
+            return False
+        # RFC 8707 with no resource anywhere (neither this request nor its grant): the MCP one.
+        # A grant that names one is left to the library, which binds the token to it.
+        if not getattr(request, "resource", None) and not (
+            Grant.objects.filter(code=code, application=client)
+            .values_list("resource", flat=True)
+            .first()
+        ):
             request.resource = [recurso_mcp()]
+        return True
 
     def validate_silent_authorization(self, request) -> bool:
         return False
@@ -70,5 +81,14 @@ class Servidor(WebApplicationServer):
             token_expires_in=vigencia_acceso,
             refresh_token_generator=kwargs.get("refresh_token_generator"),
         )
-        # oauthlib accepts `plain` (and assumes it when the method is missing): S256 alone here.
-        self.auth_grant._code_challenge_methods = {"S256": code_challenge_method_s256}
+        self.auth_grant.custom_validators.pre_auth.append(solo_s256)
+
+
+def solo_s256(request) -> dict:
+    """PKCE S256 alone, refused at the authorization request itself: oauthlib accepts `plain`
+    and assumes it when the method is missing. One of oauthlib's documented `pre_auth` custom
+    validators, which run once the client and its redirect URI are known (the error goes back to
+    the client)."""
+    if request.code_challenge is not None and request.code_challenge_method != "S256":
+        raise errors.UnsupportedCodeChallengeMethodError(request=request)
+    return {}

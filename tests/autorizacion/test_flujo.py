@@ -175,6 +175,21 @@ def test_a_refresh_within_its_lifetime_slides_it(sesion, app):
     assert refrescar(sesion, app.client_id, nuevos["refresh_token"]).status_code == 200
 
 
+def test_a_refresh_token_that_names_no_resource_gives_a_token_bound_to_the_mcp_resource(
+    sesion, app
+):
+    _, tokens = conectar(sesion, app.client_id)
+    RefreshToken.objects.update(resource=[])  # a row from before tokens named their resource
+    nuevos = refrescar(sesion, app.client_id, tokens["refresh_token"]).json()
+    assert accesos.acceso(nuevos["access_token"]).recursos == (MCP,)
+
+
+def test_a_refresh_keeps_the_resource_its_token_was_issued_for(sesion, app):
+    _, tokens = conectar(sesion, app.client_id, resource="https://otro.example/api")
+    nuevos = refrescar(sesion, app.client_id, tokens["refresh_token"]).json()
+    assert accesos.acceso(nuevos["access_token"]).recursos == ("https://otro.example/api",)
+
+
 def test_a_token_asked_for_another_resource_is_bound_to_it(sesion, app):
     _, tokens = conectar(sesion, app.client_id, resource="https://otro.example/api")
     hallado = accesos.acceso(tokens["access_token"])
