@@ -9,6 +9,8 @@
   `validate_refresh_token` (counted from the refresh token's issue: each rotation slides it).
 - RFC 8707: a token request without `resource` is bound to the MCP resource, so every token
   names the resource it is for.
+- A code presented again after its exchange is refused and revokes what it gave
+  (apps.autorizacion.canjes).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauthlib.oauth2 import WebApplicationServer
 from oauthlib.oauth2.rfc6749 import errors
 
+from apps.autorizacion import canjes
 from apps.mcp.models import AjustesAsistente
 
 
@@ -53,6 +56,7 @@ class Validador(OAuth2Validator):
 
     def validate_code(self, client_id, code, client, request, *args, **kwargs) -> bool:
         if not super().validate_code(client_id, code, client, request, *args, **kwargs):
+            canjes.al_reusar(code)
             return False
         # RFC 8707 with no resource anywhere (neither this request nor its grant): the MCP one.
         # A grant that names one is left to the library, which binds the token to it.
@@ -63,6 +67,12 @@ class Validador(OAuth2Validator):
         ):
             request.resource = [recurso_mcp()]
         return True
+
+    def save_bearer_token(self, token, request, *args, **kwargs):
+        guardado = super().save_bearer_token(token, request, *args, **kwargs)
+        if request.grant_type == "authorization_code":
+            canjes.anotar(request.code, token["access_token"])
+        return guardado
 
     def validate_silent_authorization(self, request) -> bool:
         return False

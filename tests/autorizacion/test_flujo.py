@@ -126,7 +126,7 @@ def test_a_code_works_once(sesion, app):
     assert canjear(sesion, pedido, codigo).status_code == 200
     r = canjear(sesion, pedido, codigo)
     assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
-    assert AccessToken.objects.count() == 1
+    assert not AccessToken.objects.exists()  # the replay revoked what the code gave
 
 
 def test_a_wrong_verifier_gets_no_token(sesion, app):
@@ -406,3 +406,26 @@ def test_the_implicit_response_type_is_refused(sesion, app):
     assert r.status_code == 302, r.status_code
     assert consulta(r["Location"])["error"] == "unsupported_response_type"
     assert not AccessToken.objects.exists() and not Grant.objects.exists()
+
+
+def test_a_replayed_code_revokes_the_tokens_rotated_from_it_too(sesion, app):
+    # OAuth 2.1 (draft) 4.1.3 / RFC 6749 4.1.2: a replayed code is a stolen one.
+    pedido = Pedido(client_id=app.client_id)
+    codigo = consulta(aprobar(sesion, pedido)["Location"])["code"]
+    primeros = canjear(sesion, pedido, codigo).json()
+    segundos = refrescar(sesion, app.client_id, primeros["refresh_token"]).json()
+    r = canjear(sesion, pedido, codigo)
+    assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
+    assert accesos.acceso(segundos["access_token"]) is None  # rotated from it: revoked too
+    assert refrescar(sesion, app.client_id, segundos["refresh_token"]).status_code == 400
+
+
+def test_a_replayed_code_revokes_only_the_tokens_it_gave(sesion, app):
+    # The same person and client, an earlier consent (read only, so the next one is asked).
+    otros = conectar(sesion, app.client_id, scope="asistente:leer")[1]
+    pedido = Pedido(client_id=app.client_id)
+    codigo = consulta(aprobar(sesion, pedido)["Location"])["code"]
+    canjear(sesion, pedido, codigo)
+    assert canjear(sesion, pedido, codigo).status_code == 400
+    assert accesos.acceso(otros["access_token"]) is not None
+    assert refrescar(sesion, app.client_id, otros["refresh_token"]).status_code == 200
