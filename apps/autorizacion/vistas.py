@@ -19,9 +19,8 @@ from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
-from oauth2_provider.views import dynamic_client_registration as dcr
 
-from apps.autorizacion import redirecciones
+from apps.autorizacion import metadatos_cliente
 from apps.autorizacion.models import Aplicacion
 from apps.autorizacion.registro import RegistroPermitido
 from apps.mcp.models import AjustesAsistente
@@ -83,7 +82,7 @@ REGLA_REGISTRO = limites.Regla(
 
 @method_decorator(csrf_exempt, name="dispatch")
 class Registro(View):
-    """POST: RFC 7591 dynamic client registration (the library's parsing, the hub's rules)."""
+    """POST: RFC 7591 dynamic client registration (the metadata read by metadatos_cliente)."""
 
     http_method_names = ["post", "options"]
 
@@ -102,49 +101,25 @@ class Registro(View):
             )
         if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_CUERPO_REGISTRO:
             return _error(413, "invalid_client_metadata", "Los metadatos son demasiado grandes.")
-        datos, error = dcr._parse_metadata(request.body)
-        if error is not None:
-            return error
-        # RFC 7591: a field sent as null is a field not sent (the library would refuse it).
-        datos = {nombre: valor for nombre, valor in datos.items() if valor is not None}
-        uris = datos.get("redirect_uris")
-        if isinstance(uris, list) and any(
-            not isinstance(u, str) or not redirecciones.permitida(u) for u in uris
-        ):
-            return _error(
-                400,
-                "invalid_redirect_uri",
-                "Las direcciones de retorno deben ser https, o http a 127.0.0.1, localhost o "
-                "[::1] (RFC 8252).",
-            )
-        campos, error = dcr._build_application_kwargs(datos)
-        if error is not None:
-            return error
-        if campos["authorization_grant_type"] != Aplicacion.GRANT_AUTHORIZATION_CODE:
-            return _error(
-                400,
-                "invalid_client_metadata",
-                "Solo se admite el flujo authorization_code (con refresh_token).",
-            )
-        if not isinstance(campos["name"], str):
-            return _error(400, "invalid_client_metadata", "client_name debe ser texto.")
-        aplicacion = Aplicacion(user=None, registration_source=Aplicacion.Origen.DCR, **campos)
-        secreto = aplicacion.client_secret if aplicacion.client_type == "confidential" else None
+        try:
+            metadatos = metadatos_cliente.leer(request.body)
+        except metadatos_cliente.MetadatosInvalidos as exc:
+            return _error(400, exc.error, exc.descripcion)
+        aplicacion = Aplicacion(
+            user=None, registration_source=Aplicacion.Origen.DCR, **metadatos.campos()
+        )
+        # Read before save(): the model keeps only the secret's hash.
+        confidencial = aplicacion.client_type == Aplicacion.CLIENT_CONFIDENTIAL
+        secreto = aplicacion.client_secret if confidencial else None
         try:
             aplicacion.full_clean()
         except ValidationError as exc:
-            codigos = {e.code for errores in exc.error_dict.values() for e in errores}
-            codigo = (
-                "invalid_redirect_uri"
-                if "invalid_redirect_uri" in codigos
-                else "invalid_client_metadata"
-            )
-            return _error(400, codigo, dcr._validation_error_description(exc))
+            rechazo = metadatos_cliente.rechazo(exc)
+            return _error(400, rechazo.error, rechazo.descripcion)
         with transaction.atomic():
             aplicacion.save()
         logger.info("OAuth: cliente registrado (id %s)", aplicacion.pk)
-        metodo = datos.get("token_endpoint_auth_method", "client_secret_basic")
-        return JsonResponse(self.respuesta(aplicacion, secreto, metodo), status=201)
+        return JsonResponse(self.respuesta(aplicacion, secreto, metadatos.metodo), status=201)
 
     @staticmethod
     def respuesta(aplicacion: Aplicacion, secreto: str | None, metodo: str) -> dict:

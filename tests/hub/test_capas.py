@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -191,3 +192,132 @@ def test_the_domain_apps_take_only_the_tool_registry_from_the_assistant():
         d == "apps.mcp.registro" for m in aristas if m.startswith(DOMINIOS) for d in aristas[m]
     )
     assert hallados == []
+
+
+# A library's underscore-private names are its internals (issue 24): no module of the project
+# imports one, nor reaches one through a module or object it imported. The project's own
+# packages are left to tests/hub/test_nombres_privados.py, and the standard library is not a
+# third party (its few underscored names in use, such as os._exit, are documented). Django's
+# `_meta` is public, documented API (the Model _meta API) despite its underscore.
+DEL_PROYECTO = frozenset({"apps", "bench", "hub", "tests"})
+PUBLICOS_CON_GUION = frozenset({"_meta"})
+
+
+def _privado(nombre: str) -> bool:
+    return (
+        nombre.startswith("_")
+        and not nombre.startswith("__")
+        and (nombre not in PUBLICOS_CON_GUION)
+    )
+
+
+def _de_terceros(modulo: str, nivel: int = 0) -> bool:
+    paquete = modulo.split(".")[0]
+    return not (nivel or paquete in DEL_PROYECTO or paquete in sys.stdlib_module_names)
+
+
+def internos_de_terceros(fuente: str) -> list[tuple[int, str]]:
+    """(line, what) of every private name taken from a library: imported by name (`from lib
+    import _x`), or read as an attribute of a name an import bound (`lib._x`, `m.a._x`,
+    `getattr(m, "_x")`). A private attribute of anything else (self, an instance) is not looked
+    at: a name is followed only as far as its import."""
+    arbol = ast.parse(fuente)
+    hallados: list[tuple[int, str]] = []
+    ligados: dict[str, str] = {}  # name an import binds -> what it names
+    for nodo in sentencias_import(arbol):
+        if isinstance(nodo, ast.Import):
+            for alias in nodo.names:
+                if _de_terceros(alias.name):
+                    nombre = alias.asname or alias.name.split(".")[0]  # import a.b binds a
+                    ligados[nombre] = alias.name if alias.asname else nombre
+            continue
+        modulo = nodo.module or ""
+        if not _de_terceros(modulo, nodo.level):
+            continue
+        for alias in nodo.names:
+            if _privado(alias.name):
+                hallados.append((nodo.lineno, f"from {modulo} import {alias.name}"))
+            elif alias.name != "*":
+                ligados[alias.asname or alias.name] = f"{modulo}.{alias.name}"
+    for nodo in ast.walk(arbol):
+        if isinstance(nodo, ast.Attribute) and _privado(nodo.attr):
+            cadena = _cadena(nodo.value, ligados)
+            if cadena:
+                hallados.append((nodo.lineno, f"{cadena}.{nodo.attr}"))
+        elif (
+            isinstance(nodo, ast.Call)
+            and isinstance(nodo.func, ast.Name)
+            and nodo.func.id == "getattr"
+            and len(nodo.args) >= 2
+            and isinstance(nodo.args[1], ast.Constant)
+            and isinstance(nodo.args[1].value, str)
+            and _privado(nodo.args[1].value)
+            and (cadena := _cadena(nodo.args[0], ligados))
+        ):
+            hallados.append((nodo.lineno, f"{cadena}.{nodo.args[1].value}"))
+    return sorted(hallados)
+
+
+def _cadena(nodo: ast.expr, ligados: Mapping[str, str]) -> str | None:
+    """`a.b.c` written from a name an import bound, as the dotted name it reaches; else None."""
+    atributos = []
+    while isinstance(nodo, ast.Attribute):
+        atributos.append(nodo.attr)
+        nodo = nodo.value
+    if not isinstance(nodo, ast.Name) or nodo.id not in ligados:
+        return None
+    return ".".join([ligados[nodo.id], *reversed(atributos)])
+
+
+def test_the_detector_finds_a_librarys_private_names_imported_or_reached_through_an_import():
+    fuente = (
+        "import django.utils.text\n"
+        "import oauth2_provider.views.dynamic_client_registration as dcr\n"
+        "import os\n"
+        "from django.utils import _os, __version__\n"
+        "from django.conf import settings\n"
+        "from oauth2_provider.views import dynamic_client_registration as registro\n"
+        "from apps.x import servicios\n"
+        "from . import vistas\n"
+        "def f(self, objeto):\n"
+        "    from oauth2_provider import _interno\n"
+        "    dcr._parse_metadata(b'{}')\n"
+        "    django.utils.text._format_lazy\n"
+        "    settings._wrapped.x\n"
+        "    getattr(registro, '_build_application_kwargs')\n"
+        "    servicios._ayuda, vistas._otra, self._estado, objeto._cache._pools\n"
+        "    Modelo = settings.AUTH_USER_MODEL\n"
+        "    registro.__name__, settings._meta, os._exit\n"
+    )
+    assert internos_de_terceros(fuente) == [
+        (4, "from django.utils import _os"),
+        (10, "from oauth2_provider import _interno"),
+        (11, "oauth2_provider.views.dynamic_client_registration._parse_metadata"),
+        (12, "django.utils.text._format_lazy"),
+        (13, "django.conf.settings._wrapped"),
+        (
+            14,
+            "oauth2_provider.views.dynamic_client_registration._build_application_kwargs",
+        ),
+    ]
+
+
+# Known and not yet replaced, each with its reason; the test fails when one is gone, so the list
+# only shrinks. The audit log's retention purge deletes through Django's QuerySet._raw_delete
+# because its own QuerySet refuses delete() (append-only for people).
+PENDIENTES = frozenset({"apps/mcp/models.py: django.db.models.QuerySet._raw_delete"})
+
+
+def test_no_module_takes_a_private_name_from_a_library():
+    rutas = archivos(CARPETAS)
+    assert len(rutas) > 100  # the walk did find the project
+    hallados = {
+        (f"{ruta.relative_to(RAIZ)}: {que}", linea)
+        for ruta in rutas
+        for linea, que in internos_de_terceros(ruta.read_text(encoding="utf-8"))
+    }
+    assert (
+        sorted(f"{donde} (línea {linea})" for donde, linea in hallados if donde not in PENDIENTES)
+        == []
+    )
+    assert {donde for donde, _ in hallados} >= PENDIENTES

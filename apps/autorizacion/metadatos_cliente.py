@@ -1,0 +1,147 @@
+"""The RFC 7591 client metadata a registration may send, as the hub reads and checks it.
+
+Ours, not the library's: django-oauth-toolkit parses registration metadata only in private helpers
+of its own view (issue 24: no coupling to a library's internals; docs/decisiones.md, "OAuth").
+The hub accepts less than the library would: redirect URIs that are https or loopback http, the
+authorization_code grant (with refresh_token) and nothing else, a client_name that is text. A
+field sent as null is a field not sent (RFC 7591 section 2), and metadata the hub does not use
+(client_uri, scope, response_types...) is ignored. Every refusal carries its RFC 7591 error code
+and a description for people, in Spanish, that names the RFC fields and never the model's.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+
+from apps.autorizacion import redirecciones
+from apps.autorizacion.models import Aplicacion
+
+logger = logging.getLogger(__name__)
+
+METODOS_AUTENTICACION = ("none", "client_secret_basic", "client_secret_post")
+# RFC 7591 section 2: a client that names no method uses HTTP Basic with a secret.
+METODO_POR_DEFECTO = "client_secret_basic"
+# refresh_token rides along with authorization_code: it is not a flow of its own.
+FLUJOS = frozenset({"authorization_code"})
+ACOMPANANTES = frozenset({"refresh_token"})
+# The model fields a registration fills, under the names the client sent them with.
+NOMBRES_RFC = {"redirect_uris": "redirect_uris", "name": "client_name"}
+
+DIRECCIONES_PERMITIDAS = (
+    "Las direcciones de retorno deben ser https, o http a 127.0.0.1, localhost o [::1] "
+    "(RFC 8252), una por elemento de la lista."
+)
+
+
+class MetadatosInvalidos(Exception):
+    """A registration refused: its RFC 7591 error code and what the client should fix."""
+
+    def __init__(self, descripcion: str, error: str = "invalid_client_metadata") -> None:
+        super().__init__(descripcion)
+        self.error = error
+        self.descripcion = descripcion
+
+
+@dataclass(frozen=True)
+class Metadatos:
+    """What the hub keeps of a client's metadata."""
+
+    redirect_uris: tuple[str, ...]
+    nombre: str
+    metodo: str  # token_endpoint_auth_method
+
+    def campos(self) -> dict[str, str]:
+        """The Aplicacion fields they fill: a client with no secret ("none") is public."""
+        publico = self.metodo == "none"
+        return {
+            "redirect_uris": " ".join(self.redirect_uris),
+            "name": self.nombre,
+            "authorization_grant_type": Aplicacion.GRANT_AUTHORIZATION_CODE,
+            "client_type": Aplicacion.CLIENT_PUBLIC if publico else Aplicacion.CLIENT_CONFIDENTIAL,
+        }
+
+
+def leer(cuerpo: bytes) -> Metadatos:
+    """The metadata in a registration's body; MetadatosInvalidos when the hub cannot accept it."""
+    try:
+        datos = json.loads(cuerpo)
+    except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
+        raise MetadatosInvalidos("El cuerpo debe ser JSON válido.") from None
+    if not isinstance(datos, dict):
+        raise MetadatosInvalidos("El cuerpo debe ser un objeto JSON con los metadatos del cliente.")
+    datos = {campo: valor for campo, valor in datos.items() if valor is not None}
+    uris = _redirecciones(datos.get("redirect_uris", []))
+    _flujos(datos.get("grant_types", ["authorization_code"]))
+    if not uris:
+        raise MetadatosInvalidos(
+            "Falta redirect_uris: el flujo authorization_code necesita al menos una dirección "
+            "de retorno."
+        )
+    metodo = datos.get("token_endpoint_auth_method", METODO_POR_DEFECTO)
+    if not isinstance(metodo, str) or metodo not in METODOS_AUTENTICACION:
+        raise MetadatosInvalidos(
+            "token_endpoint_auth_method no admitido. Se admiten: "
+            + ", ".join(METODOS_AUTENTICACION)
+            + "."
+        )
+    nombre = datos.get("client_name", "")
+    if not isinstance(nombre, str):
+        raise MetadatosInvalidos("client_name debe ser texto.")
+    return Metadatos(redirect_uris=uris, nombre=nombre, metodo=metodo)
+
+
+def _redirecciones(uris: object) -> tuple[str, ...]:
+    if not isinstance(uris, list):
+        raise MetadatosInvalidos("redirect_uris debe ser una lista de direcciones.")
+    for uri in uris:
+        # Stored space separated: a URI with whitespace inside would come back as two.
+        if not isinstance(uri, str) or uri.split() != [uri] or not redirecciones.permitida(uri):
+            raise MetadatosInvalidos(DIRECCIONES_PERMITIDAS, "invalid_redirect_uri")
+    return tuple(uris)
+
+
+def _flujos(flujos: object) -> None:
+    if not isinstance(flujos, list) or not all(isinstance(f, str) for f in flujos):
+        raise MetadatosInvalidos("grant_types debe ser una lista de textos.")
+    if set(flujos) - ACOMPANANTES != FLUJOS:
+        raise MetadatosInvalidos("Solo se admite el flujo authorization_code (con refresh_token).")
+
+
+def rechazo(exc: ValidationError) -> MetadatosInvalidos:
+    """The model's validation error as a refusal: under the RFC names, in Spanish.
+
+    An address the hub's own rule refuses is `invalid_redirect_uri`; anything else the model
+    finds wrong is `invalid_client_metadata`.
+    """
+    # full_clean() raises errors by field; a bare error (no field) is kept apart all the same.
+    errores = exc.error_dict if hasattr(exc, "error_dict") else {None: exc.error_list}
+    partes = []
+    for campo, lista in errores.items():
+        nombre = NOMBRES_RFC.get(campo)
+        if nombre is None:
+            # Not a field the client sent: a name from inside the model, kept out of the answer.
+            logger.warning("OAuth: registro rechazado por el modelo en %s: %s", campo, lista)
+            partes.append("Los metadatos del cliente no son válidos.")
+        elif campo == "redirect_uris":
+            partes.append(f"{nombre}: " + " ".join(_sobre_direccion(e) for e in lista))
+        else:
+            partes.append(f"{nombre}: " + " ".join(ValidationError(lista).messages))
+    propios = errores.get("redirect_uris", [])
+    codigo = (
+        "invalid_redirect_uri"
+        if any(e.code == "invalid_redirect_uri" for e in propios)
+        else "invalid_client_metadata"
+    )
+    return MetadatosInvalidos(" ".join(dict.fromkeys(partes)), codigo)
+
+
+def _sobre_direccion(error: ValidationError) -> str:
+    """The hub's messages are Spanish already; the library's URI validator speaks English."""
+    if error.code == "invalid_redirect_uri":
+        return " ".join(error.messages)
+    valor = (error.params or {}).get("value")
+    return f"no es una dirección válida: {valor}." if valor else "una dirección no es válida."
