@@ -70,7 +70,8 @@ class CabecerasSeguridadMiddleware:
         return response
 
 
-def _largo_declarado(request: HttpRequest) -> int:
+def largo_declarado(request: HttpRequest) -> int:
+    """The request's Content-Length (0 when absent), or -1 when it is not a number."""
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
@@ -88,7 +89,7 @@ class TamanoCuerpoMiddleware:
         if (demasiado := chunked.leer(request)) is not None:
             return demasiado
         if respuestas.es_ruta_api(request.path):
-            largo = _largo_declarado(request)
+            largo = largo_declarado(request)
             if largo < 0:
                 return respuestas.error(400, detalle="Content-Length no es válido.")
             if largo > settings.HUB_MAX_CUERPO:

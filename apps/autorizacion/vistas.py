@@ -25,6 +25,7 @@ from apps.autorizacion.models import Aplicacion
 from apps.autorizacion.registro import RegistroPermitido
 from apps.mcp.models import AjustesAsistente
 from hub import limites, respuestas
+from hub.middleware import largo_declarado
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +100,10 @@ class Registro(View):
                 "El registro abierto de aplicaciones está cerrado: pida a un administrador que "
                 "agregue la aplicación.",
             )
-        if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_CUERPO_REGISTRO:
+        largo = largo_declarado(request)
+        if largo < 0:
+            return _error(400, "invalid_request", "Content-Length no es válido.")
+        if largo > MAX_CUERPO_REGISTRO:
             return _error(413, "invalid_client_metadata", "Los metadatos son demasiado grandes.")
         try:
             metadatos = metadatos_cliente.leer(request.body)

@@ -398,7 +398,11 @@ class AuditoriaQuerySet(models.QuerySet):
     def purgar_por_retencion(self) -> int:
         """The only way rows leave: `manage.py mantenimiento`, and only past a configured
         HUB_RETENCION_AUDITORIA_DIAS. People (the admin included) can never delete a row."""
-        return models.QuerySet._raw_delete(self, self.db)
+        # A plain QuerySet over the same query: Django deletes it in one statement (no signal
+        # listens to audit rows and nothing points at them).
+        plano = models.QuerySet(model=self.model, query=self.query.chain(), using=self.db)
+        borradas, _ = plano.delete()
+        return borradas
 
 
 class RegistroAuditoria(models.Model):

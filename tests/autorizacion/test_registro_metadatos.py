@@ -161,3 +161,11 @@ def test_a_redirect_the_model_finds_malformed_is_refused_in_spanish(client):
     # URL validation does not, and the answer names no internal validator.
     descripcion = _rechazo(registrar(client, redirecciones=["https://-malo.example/cb"]))
     assert descripcion.startswith("redirect_uris: ") and "https://-malo.example/cb" in descripcion
+
+
+def test_a_content_length_that_is_not_a_number_is_a_clear_400(client):
+    r = client.post(
+        "/oauth/register", "{}", content_type="application/json", CONTENT_LENGTH="doce"
+    )
+    assert r.status_code == 400 and r.json()["error"] == "invalid_request"
+    assert not Aplicacion.objects.exists()

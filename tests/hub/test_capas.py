@@ -302,12 +302,6 @@ def test_the_detector_finds_a_librarys_private_names_imported_or_reached_through
     ]
 
 
-# Known and not yet replaced, each with its reason; the test fails when one is gone, so the list
-# only shrinks. The audit log's retention purge deletes through Django's QuerySet._raw_delete
-# because its own QuerySet refuses delete() (append-only for people).
-PENDIENTES = frozenset({"apps/mcp/models.py: django.db.models.QuerySet._raw_delete"})
-
-
 def test_no_module_takes_a_private_name_from_a_library():
     rutas = archivos(CARPETAS)
     assert len(rutas) > 100  # the walk did find the project
@@ -316,8 +310,4 @@ def test_no_module_takes_a_private_name_from_a_library():
         for ruta in rutas
         for linea, que in internos_de_terceros(ruta.read_text(encoding="utf-8"))
     }
-    assert (
-        sorted(f"{donde} (línea {linea})" for donde, linea in hallados if donde not in PENDIENTES)
-        == []
-    )
-    assert {donde for donde, _ in hallados} >= PENDIENTES
+    assert sorted(f"{donde} (línea {linea})" for donde, linea in hallados) == []

@@ -86,6 +86,15 @@ def test_with_a_retention_only_older_audit_rows_are_purged(settings):
     assert "registro de auditoría (más de 30 días): 2 borradas" in salida
 
 
+def test_the_audit_purge_is_one_delete_statement(django_assert_num_queries):
+    _auditoria(dias=31), _auditoria(dias=400), _auditoria(dias=1)
+    with django_assert_num_queries(1):
+        borradas = RegistroAuditoria.objects.anteriores_a(
+            AHORA - timedelta(days=30)
+        ).purgar_por_retencion()
+    assert borradas == 2 and RegistroAuditoria.objects.count() == 1
+
+
 def test_audit_rows_stay_append_only_for_people(admin_client, settings):
     settings.HUB_RETENCION_AUDITORIA_DIAS = 30
     fila = _auditoria(dias=400)
