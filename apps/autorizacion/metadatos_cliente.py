@@ -114,8 +114,8 @@ def _flujos(flujos: object) -> None:
 def rechazo(exc: ValidationError) -> MetadatosInvalidos:
     """The model's validation error as a refusal: under the RFC names, in Spanish.
 
-    An address the hub's own rule refuses is `invalid_redirect_uri`; anything else the model
-    finds wrong is `invalid_client_metadata`.
+    A redirect URI the model refuses is `invalid_redirect_uri`; anything else it finds wrong is
+    `invalid_client_metadata`.
     """
     # full_clean() raises errors by field; a bare error (no field) is kept apart all the same.
     errores = exc.error_dict if hasattr(exc, "error_dict") else {None: exc.error_list}
@@ -130,12 +130,9 @@ def rechazo(exc: ValidationError) -> MetadatosInvalidos:
             partes.append(f"{nombre}: " + " ".join(_sobre_direccion(e) for e in lista))
         else:
             partes.append(f"{nombre}: " + " ".join(ValidationError(lista).messages))
-    propios = errores.get("redirect_uris", [])
-    codigo = (
-        "invalid_redirect_uri"
-        if any(e.code == "invalid_redirect_uri" for e in propios)
-        else "invalid_client_metadata"
-    )
+    # RFC 7591 3.2.2: whatever is wrong with a redirect URI (the hub's rule or the library's URL
+    # check) is `invalid_redirect_uri`.
+    codigo = "invalid_redirect_uri" if errores.get("redirect_uris") else "invalid_client_metadata"
     return MetadatosInvalidos(" ".join(dict.fromkeys(partes)), codigo)
 
 

@@ -159,13 +159,13 @@ def test_a_name_too_long_is_refused_in_spanish_under_its_rfc_name(client):
 def test_a_redirect_the_model_finds_malformed_is_refused_in_spanish(client):
     # A host label starting with a hyphen: the hub's scheme rule lets it through, the model's
     # URL validation does not, and the answer names no internal validator.
-    descripcion = _rechazo(registrar(client, redirecciones=["https://-malo.example/cb"]))
+    # RFC 7591 3.2.2: any fault of a redirect URI is invalid_redirect_uri.
+    respuesta = registrar(client, redirecciones=["https://-malo.example/cb"])
+    descripcion = _rechazo(respuesta, "invalid_redirect_uri")
     assert descripcion.startswith("redirect_uris: ") and "https://-malo.example/cb" in descripcion
 
 
 def test_a_content_length_that_is_not_a_number_is_a_clear_400(client):
-    r = client.post(
-        "/oauth/register", "{}", content_type="application/json", CONTENT_LENGTH="doce"
-    )
+    r = client.post("/oauth/register", "{}", content_type="application/json", CONTENT_LENGTH="doce")
     assert r.status_code == 400 and r.json()["error"] == "invalid_request"
     assert not Aplicacion.objects.exists()
