@@ -6,10 +6,11 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 
 from apps.mcp import rechazos
-from apps.mcp.admin.columnas import fecha_corta, filtro_codigos, insignia
+from apps.mcp.admin.columnas import filtro_codigos, insignia
 from apps.mcp.admin.solo_lectura import AdminSoloLectura
 from apps.mcp.etiquetas import etiqueta
 from apps.mcp.models import RechazoAsistente
+from hub.sitio_admin import fecha_corta
 
 
 class FiltroFecha(admin.DateFieldListFilter):
