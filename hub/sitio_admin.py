@@ -46,6 +46,17 @@ def columna_fecha(campo: str, descripcion: str, *, solo_dia: bool = False) -> Ca
     return columna
 
 
+def columna_corta(campo: str, descripcion: str, maximo: int, *, ordenar: bool = True) -> Callable:
+    """A list column (a model admin's method) with the text `campo` cut to `maximo` characters."""
+
+    @admin.display(description=descripcion, ordering=campo if ordenar else None)
+    def columna(modeladmin, obj) -> str:
+        texto = getattr(obj, campo)
+        return texto if len(texto) <= maximo else texto[: maximo - 1] + "…"
+
+    return columna
+
+
 def con_titulo(base: type[admin.ListFilter], titulo: str) -> type[admin.ListFilter]:
     """A field's list filter under a title that reads well after Django's "Por" ("Por fecha de
     firma", not "Por firmado en"; "Por corrección", not "Por es corrección")."""

@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from apps.notificaciones import services
 from apps.notificaciones.models import MensajeContacto, SitioContacto
 from hub.admin_acciones import AccionDeObjeto, AdminConAcciones, accion_masiva
-from hub.sitio_admin import columna_fecha, con_titulo
+from hub.sitio_admin import columna_corta, columna_fecha, con_titulo
 
 ATENDER = AccionDeObjeto(
     nombre="atender",
@@ -22,10 +22,6 @@ ATENDER = AccionDeObjeto(
     disponible=lambda mensaje: not mensaje.atendido,
     confirmar="Sí, marcar como atendido",
 )
-
-
-def _corto(texto: str, maximo: int) -> str:
-    return texto if len(texto) <= maximo else texto[: maximo - 1] + "…"
 
 
 @admin.register(SitioContacto)
@@ -111,13 +107,8 @@ class MensajeContactoAdmin(AdminConAcciones):
 
     recibido = columna_fecha("recibido_en", "recibido")
 
-    @admin.display(description="nombre", ordering="nombre")
-    def nombre_corto(self, obj: MensajeContacto) -> str:
-        return _corto(obj.nombre, 30)
-
-    @admin.display(description="asunto", ordering="asunto")
-    def asunto_corto(self, obj: MensajeContacto) -> str:
-        return _corto(obj.asunto, 50)
+    nombre_corto = columna_corta("nombre", "nombre", 30)
+    asunto_corto = columna_corta("asunto", "asunto", 50)
 
     @admin.display(description="reenviado", boolean=True)
     def reenviado(self, obj: MensajeContacto) -> bool:
