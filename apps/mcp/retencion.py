@@ -50,21 +50,16 @@ def _con_la_auditoria(
 
 @PURGAS.agregar
 def auditoria(ahora: datetime) -> Purga:
-    return _con_la_auditoria(
-        ahora,
-        "registro de auditoría",
-        RegistroAuditoria.objects.all(),
-        "se conserva todo (HUB_RETENCION_AUDITORIA_DIAS sin definir)",
-        borrar=AuditoriaQuerySet.purgar_por_retencion,
-    )
+    conservar = "se conserva todo (HUB_RETENCION_AUDITORIA_DIAS sin definir)"
+    filas = RegistroAuditoria.objects.all()
+    # Audit rows refuse an ordinary delete: the retention is the one way out.
+    borrar = AuditoriaQuerySet.purgar_por_retencion
+    return _con_la_auditoria(ahora, "registro de auditoría", filas, conservar, borrar=borrar)
 
 
 @PURGAS.agregar
 def rechazos_del_asistente(ahora: datetime) -> Purga:
     """The refusal counts sit beside the audit log: they are kept as long as it is."""
-    return _con_la_auditoria(
-        ahora,
-        "rechazos del asistente",
-        RechazoAsistente.objects.all(),
-        "se conserva todo, como el registro de auditoría",
-    )
+    conservar = "se conserva todo, como el registro de auditoría"
+    filas = RechazoAsistente.objects.all()
+    return _con_la_auditoria(ahora, "rechazos del asistente", filas, conservar)
