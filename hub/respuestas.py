@@ -94,17 +94,11 @@ def ok(
 
 
 def error(
-    status: int,
-    code: str | None = None,
-    detalle: str | None = None,
-    *,
-    campos: Mapping[str, list[str]] | None = None,
-    headers: Mapping[str, str] | None = None,
-    message: str | None = None,
+    status: int, code: str | None = None, detalle: str | None = None, **opciones: Any
 ) -> RespuestaJSON:
     """An error envelope: {success: false, error: {code, detalle, campos?}, message}."""
-    exc = ErrorAPI(status, code, detalle, campos=campos, headers=headers, message=message)
-    return respuesta_de_error(exc)
+    # `opciones` are ErrorAPI's (campos, headers, message): declared and checked once, there.
+    return respuesta_de_error(ErrorAPI(status, code, detalle, **opciones))
 
 
 def respuesta_de_error(exc: ErrorAPI) -> RespuestaJSON:

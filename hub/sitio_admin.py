@@ -25,12 +25,12 @@ if TYPE_CHECKING:  # not at import: this module loads with the settings, before 
 Vista = Callable[..., HttpResponse]
 
 
-def fecha_corta(valor, *, solo_dia: bool = False) -> str:
+def fecha_corta(valor, formato: str = "%Y-%m-%d %H:%M", *, solo_dia: bool = False) -> str:
     """A date, or a moment in local time, compact for a list column ("2026-11-19 18:46")."""
     if not valor:
         return "—"
     if isinstance(valor, datetime):
-        texto = timezone.localtime(valor).strftime("%Y-%m-%d" if solo_dia else "%Y-%m-%d %H:%M")
+        texto = timezone.localtime(valor).strftime("%Y-%m-%d" if solo_dia else formato)
     else:
         texto = valor.isoformat()
     return format_html('<span class="nowrap">{}</span>', texto)
@@ -42,6 +42,17 @@ def columna_fecha(campo: str, descripcion: str, *, solo_dia: bool = False) -> Ca
     @admin.display(description=descripcion, ordering=campo)
     def columna(modeladmin, obj) -> str:
         return fecha_corta(getattr(obj, campo), solo_dia=solo_dia)
+
+    return columna
+
+
+def columna_corta(campo: str, descripcion: str, maximo: int, *, ordenar: bool = True) -> Callable:
+    """A list column (a model admin's method) with the text `campo` cut to `maximo` characters."""
+
+    @admin.display(description=descripcion, ordering=campo if ordenar else None)
+    def columna(modeladmin, obj) -> str:
+        texto = getattr(obj, campo)
+        return texto if len(texto) <= maximo else texto[: maximo - 1] + "…"
 
     return columna
 

@@ -11,14 +11,13 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import capfirst
 
 from apps.firmas import qr, services
 from apps.firmas.models import Firma
 from hub.admin_acciones import AccionDeObjeto, AdminConAcciones
-from hub.sitio_admin import con_titulo
+from hub.sitio_admin import columna_fecha, con_titulo
 
 _PREFIJO_TOKEN = re.compile(r"^[0-9a-fA-F-]{4,36}$")
 
@@ -174,10 +173,7 @@ class FirmaAdmin(AdminConAcciones):
             return format_html('<a href="{}" class="nowrap">{}</a>', enlace, documento)
         return str(documento)
 
-    @admin.display(description="firmada", ordering="firmado_en")
-    def firmado(self, firma: Firma) -> str:
-        momento = timezone.localtime(firma.firmado_en).strftime("%Y-%m-%d %H:%M")
-        return format_html('<span class="nowrap">{}</span>', momento)
+    firmado = columna_fecha("firmado_en", "firmada")
 
     @admin.display(description="estado", ordering="anulada")
     def estado(self, firma: Firma) -> str:

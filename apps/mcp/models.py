@@ -378,6 +378,21 @@ class ConfirmacionUsada(models.Model):
         return f"{self.herramienta} {timezone.localtime(self.usada_en):%Y-%m-%d %H:%M}"
 
 
+def _llamante(
+    modelo: type[models.Model] | str, on_delete: Callable, verbose_name: str | None = None
+) -> models.ForeignKey:
+    """Who called, on a log row (a person or an API key): optional, never edited, no reverse."""
+    return models.ForeignKey(
+        modelo,
+        verbose_name=verbose_name,
+        on_delete=on_delete,
+        null=True,
+        blank=True,
+        related_name="+",
+        editable=False,
+    )
+
+
 class SoloAgregar(Exception):
     """Audit rows are never changed nor deleted."""
 
@@ -415,23 +430,8 @@ class RegistroAuditoria(models.Model):
         OAUTH = "oauth", "Aplicación conectada (OAuth)"
 
     creado = models.DateTimeField("fecha", default=timezone.now, db_index=True, editable=False)
-    usuario = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        editable=False,
-    )
-    clave = models.ForeignKey(
-        ClaveApi,
-        verbose_name="integración",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        editable=False,
-    )
+    usuario = _llamante(settings.AUTH_USER_MODEL, models.PROTECT)
+    clave = _llamante(ClaveApi, models.PROTECT, verbose_name="integración")
     token_prefijo = models.CharField("token", max_length=20, blank=True, editable=False)
     # The OAuth client of the call (apps.autorizacion): its id and its name as they were, plain
     # values, so that a client deleted later leaves the append-only row as it was.
@@ -497,23 +497,8 @@ class RechazoAsistente(models.Model):
     # The counting key: u<id>, k<id>, u<id>k<id> or "ip <address>" (no NULLs: unique on every
     # database).
     quien = models.CharField("quién", max_length=80, editable=False)
-    usuario = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        editable=False,
-    )
-    clave = models.ForeignKey(
-        ClaveApi,
-        verbose_name="integración",
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        editable=False,
-    )
+    usuario = _llamante(settings.AUTH_USER_MODEL, models.SET_NULL)
+    clave = _llamante(ClaveApi, models.SET_NULL, verbose_name="integración")
     # As the per-address limits count it: IPv4, or an IPv6 host's /64.
     direccion = models.CharField("dirección", max_length=49, blank=True, editable=False)
     estado = models.PositiveSmallIntegerField("estado HTTP", editable=False)

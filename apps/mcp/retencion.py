@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
+from django.db.models import QuerySet
 
 from apps.mcp import rechazos
 from apps.mcp.models import (
@@ -31,37 +33,33 @@ def confirmaciones_vencidas(ahora: datetime) -> Purga:
     )
 
 
-@PURGAS.agregar
-def auditoria(ahora: datetime) -> Purga:
+def _con_la_auditoria(
+    ahora: datetime, nombre: str, filas: QuerySet, conservar: str, **opciones: Any
+) -> Purga:
+    """Rows kept HUB_RETENCION_AUDITORIA_DIAS days, or all of them while it is unset."""
     dias = settings.HUB_RETENCION_AUDITORIA_DIAS
     if dias is None:
-        return Purga(
-            "registro de auditoría",
-            "borradas",
-            None,
-            motivo="se conserva todo (HUB_RETENCION_AUDITORIA_DIAS sin definir)",
-        )
+        return Purga(nombre, "borradas", None, motivo=conservar)
     return Purga(
-        f"registro de auditoría (más de {dias} días)",
+        f"{nombre} (más de {dias} días)",
         "borradas",
-        RegistroAuditoria.objects.anteriores_a(ahora - timedelta(days=dias)),
-        borrar=AuditoriaQuerySet.purgar_por_retencion,
+        filas.anteriores_a(ahora - timedelta(days=dias)),
+        **opciones,
     )
+
+
+@PURGAS.agregar
+def auditoria(ahora: datetime) -> Purga:
+    conservar = "se conserva todo (HUB_RETENCION_AUDITORIA_DIAS sin definir)"
+    filas = RegistroAuditoria.objects.all()
+    # Audit rows refuse an ordinary delete: the retention is the one way out.
+    borrar = AuditoriaQuerySet.purgar_por_retencion
+    return _con_la_auditoria(ahora, "registro de auditoría", filas, conservar, borrar=borrar)
 
 
 @PURGAS.agregar
 def rechazos_del_asistente(ahora: datetime) -> Purga:
     """The refusal counts sit beside the audit log: they are kept as long as it is."""
-    dias = settings.HUB_RETENCION_AUDITORIA_DIAS
-    if dias is None:
-        return Purga(
-            "rechazos del asistente",
-            "borradas",
-            None,
-            motivo="se conserva todo, como el registro de auditoría",
-        )
-    return Purga(
-        f"rechazos del asistente (más de {dias} días)",
-        "borradas",
-        RechazoAsistente.objects.anteriores_a(ahora - timedelta(days=dias)),
-    )
+    conservar = "se conserva todo, como el registro de auditoría"
+    filas = RechazoAsistente.objects.all()
+    return _con_la_auditoria(ahora, "rechazos del asistente", filas, conservar)

@@ -4,13 +4,11 @@ from django.contrib import admin
 from django.contrib.admin.utils import unquote
 from django.db.models import Count
 from django.http import HttpRequest
-from django.utils import timezone
-from django.utils.html import format_html
 
 from apps.notificaciones import services
 from apps.notificaciones.models import MensajeContacto, SitioContacto
 from hub.admin_acciones import AccionDeObjeto, AdminConAcciones, accion_masiva
-from hub.sitio_admin import con_titulo
+from hub.sitio_admin import columna_corta, columna_fecha, con_titulo
 
 ATENDER = AccionDeObjeto(
     nombre="atender",
@@ -24,10 +22,6 @@ ATENDER = AccionDeObjeto(
     disponible=lambda mensaje: not mensaje.atendido,
     confirmar="Sí, marcar como atendido",
 )
-
-
-def _corto(texto: str, maximo: int) -> str:
-    return texto if len(texto) <= maximo else texto[: maximo - 1] + "…"
 
 
 @admin.register(SitioContacto)
@@ -111,18 +105,10 @@ class MensajeContactoAdmin(AdminConAcciones):
                 services.marcar_leidos(mensajes=MensajeContacto.objects.filter(pk=mensaje.pk))
         return super().change_view(request, object_id, form_url, extra_context)
 
-    @admin.display(description="recibido", ordering="recibido_en")
-    def recibido(self, obj: MensajeContacto) -> str:
-        momento = timezone.localtime(obj.recibido_en).strftime("%Y-%m-%d %H:%M")
-        return format_html('<span class="nowrap">{}</span>', momento)
+    recibido = columna_fecha("recibido_en", "recibido")
 
-    @admin.display(description="nombre", ordering="nombre")
-    def nombre_corto(self, obj: MensajeContacto) -> str:
-        return _corto(obj.nombre, 30)
-
-    @admin.display(description="asunto", ordering="asunto")
-    def asunto_corto(self, obj: MensajeContacto) -> str:
-        return _corto(obj.asunto, 50)
+    nombre_corto = columna_corta("nombre", "nombre", 30)
+    asunto_corto = columna_corta("asunto", "asunto", 50)
 
     @admin.display(description="reenviado", boolean=True)
     def reenviado(self, obj: MensajeContacto) -> bool:

@@ -17,10 +17,11 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from apps.mcp.admin.columnas import fecha_corta, filtro_codigos, insignia
+from apps.mcp.admin.columnas import filtro_codigos, insignia
 from apps.mcp.admin.solo_lectura import AdminSoloLectura
 from apps.mcp.etiquetas import etiqueta
 from apps.mcp.models import RegistroAuditoria
+from hub.sitio_admin import fecha_corta
 
 FORMATO = "%Y-%m-%d %H:%M:%S"
 COLUMNAS_CSV = [

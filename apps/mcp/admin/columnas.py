@@ -1,24 +1,17 @@
-"""List columns and filters of the assistant's admin pages: compact local dates, coloured
-state badges and a filter of codes by their Spanish names."""
+"""List columns and filters of the assistant's admin pages: coloured state badges and a filter
+of codes by their Spanish names."""
 
 from __future__ import annotations
 
 from django.contrib import admin
-from django.utils import timezone
 from django.utils.html import format_html
 
 from apps.mcp.etiquetas import etiqueta
 
-FORMATO_FECHA = "%Y-%m-%d %H:%M"
+# The admin site's compact date, still imported from here by apps.autorizacion.admin_clientes.
+from hub.sitio_admin import fecha_corta
 
-
-def fecha_corta(valor, formato: str = FORMATO_FECHA) -> str:
-    """A date and time in local time, compact enough for a list column, never broken."""
-    if not valor:
-        return "—"
-    return format_html(
-        '<span class="nowrap">{}</span>', timezone.localtime(valor).strftime(formato)
-    )
+__all__ = ["fecha_corta", "filtro_codigos", "insignia"]
 
 
 def insignia(clase: str, texto: str, titulo: str = "") -> str:

@@ -16,10 +16,11 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from apps.mcp import services
-from apps.mcp.admin.columnas import fecha_corta, insignia
+from apps.mcp.admin.columnas import insignia
 from apps.mcp.entrega import Entrega
 from apps.mcp.models import ClaveApi, Credencial, TokenPersonal
 from hub.admin_acciones import AccionDeObjeto, AdminConAcciones, accion_masiva
+from hub.sitio_admin import fecha_corta
 
 # The secret of a new key waits for the "key created" page (cookie path: the keys' admin).
 ENTREGA_CLAVE = Entrega("clave", "/admin/mcp/claveapi/")

@@ -6,10 +6,11 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 
 from apps.mcp import rechazos
-from apps.mcp.admin.columnas import fecha_corta, filtro_codigos, insignia
+from apps.mcp.admin.columnas import filtro_codigos, insignia
 from apps.mcp.admin.solo_lectura import AdminSoloLectura
 from apps.mcp.etiquetas import etiqueta
 from apps.mcp.models import RechazoAsistente
+from hub.sitio_admin import fecha_corta
 
 
 class FiltroFecha(admin.DateFieldListFilter):
@@ -36,16 +37,8 @@ class RechazoAsistenteAdmin(AdminSoloLectura):
     search_fields = ("usuario__username", "clave__nombre", "=direccion", "codigo")
     date_hierarchy = "minuto"
     list_select_related = ("usuario", "clave")
-    fields = (
-        "minuto_local",
-        "usuario_visible",
-        "integracion",
-        "direccion_visible",
-        "estado_visible",
-        "codigo_visible",
-        "veces",
-    )
-    readonly_fields = fields
+    # A row holds nothing more than its columns: its page shows the same, read-only.
+    fields = readonly_fields = list_display
 
     def changelist_view(self, request: HttpRequest, extra_context=None) -> HttpResponse:
         # The last minutes' counts still live in the cache: written first, shown as they are.

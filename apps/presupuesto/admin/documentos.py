@@ -12,7 +12,7 @@ from apps.presupuesto.admin.servicio import AdminServicio, FormularioServicio
 from apps.presupuesto.estados import EstadoExpedicion
 from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.models import Cdp, MovimientoCdp, MovimientoRp, Rp
-from hub.sitio_admin import columna_fecha
+from hub.sitio_admin import columna_corta, columna_fecha
 
 # Amounts are shown in pesos ("$ 10.400.000,00") through the admins' *_pesos methods.
 SALDOS_CDP = ["valor_inicial_pesos", "valor_actual_pesos", "comprometido_pesos", "saldo_pesos"]
@@ -56,10 +56,6 @@ TRAMITE = (
         ]
     },
 )
-
-
-def _corto(texto: str, maximo: int = 70) -> str:
-    return texto if len(texto) <= maximo else texto[: maximo - 1] + "…"
 
 
 class SoloLectura(ConPesos, admin.TabularInline):
@@ -163,9 +159,7 @@ class AdminDocumento(ConPesos, AdminServicio):
 
     expedicion = columna_fecha("fecha_expedicion", "expedición")
 
-    @admin.display(description="objeto")
-    def objeto_corto(self, obj):
-        return _corto(obj.objeto, 60)
+    objeto_corto = columna_corta("objeto", "objeto", 60, ordenar=False)
 
     @admin.display(description="área", ordering="area__sigla")
     def area_sigla(self, obj):
@@ -357,9 +351,7 @@ class RpAdmin(AdminDocumento):
         TRAMITE,
     ]
 
-    @admin.display(description="beneficiario", ordering="beneficiario")
-    def beneficiario_corto(self, obj):
-        return _corto(obj.beneficiario, 40)
+    beneficiario_corto = columna_corta("beneficiario", "beneficiario", 40)
 
     def expedir_uno(self, rp, externo, usuario):
         return services.expedir_rp(rp=rp, numero_externo=externo, usuario=usuario)

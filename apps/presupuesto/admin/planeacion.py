@@ -19,6 +19,7 @@ from apps.presupuesto.models import Actividad, Asignacion, LineaPaa, Proyecto, V
 from apps.presupuesto.models.base import CERO
 from apps.presupuesto.services.celdas import certificado_celda
 from hub.busqueda import filtrar_texto
+from hub.sitio_admin import columna_corta
 from hub.texto import MESES
 
 
@@ -258,9 +259,7 @@ class LineaPaaAdmin(AdminServicio):
 
     valor_estimado_pesos = columna_pesos("valor_estimado", "valor estimado")
 
-    @admin.display(description="objeto")
-    def objeto_corto(self, obj):
-        return obj.objeto if len(obj.objeto) <= 70 else obj.objeto[:69] + "…"
+    objeto_corto = columna_corta("objeto", "objeto", 70, ordenar=False)
 
     @admin.display(description="área", ordering="area__sigla")
     def area_sigla(self, obj):
