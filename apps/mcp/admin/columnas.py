@@ -8,10 +8,7 @@ from django.utils.html import format_html
 
 from apps.mcp.etiquetas import etiqueta
 
-# The admin site's compact date, still imported from here by apps.autorizacion.admin_clientes.
-from hub.sitio_admin import fecha_corta
-
-__all__ = ["fecha_corta", "filtro_codigos", "insignia"]
+__all__ = ["filtro_codigos", "insignia"]
 
 
 def insignia(clase: str, texto: str, titulo: str = "") -> str:
