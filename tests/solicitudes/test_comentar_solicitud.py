@@ -15,6 +15,7 @@ from apps.mcp.models import ConfirmacionUsada
 from apps.mcp.registro import registro
 from apps.solicitudes import selectors, services
 from apps.solicitudes.models import Comentario, Evento, Solicitud, Tarea
+from tests.busqueda import REFERENCIA_SOLICITUD
 from tests.factories import GroupFactory, UserFactory
 from tests.mcp_cliente import ajustar, error_herramienta, llamar, rpc, validador
 from tests.solicitudes.factories import persona, tipo_con_etapas
@@ -24,13 +25,7 @@ pytestmark = pytest.mark.django_db
 USAR = "mcp.asistente.usar"
 FECHA = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$")
 TEXTO = "¿Pueden confirmar si falta algún soporte?"
-PREVIA = {
-    "numero_radicado",
-    "id_solicitud",
-    "enlace",
-    "url",
-    "tipo",
-    "estado",
+PREVIA = REFERENCIA_SOLICITUD | {
     "autor",
     "comentario",
     "requiere_confirmacion",

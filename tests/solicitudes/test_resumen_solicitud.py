@@ -17,6 +17,7 @@ from django.utils import timezone
 from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import CampoFormulario, Comentario, Tarea
+from tests.busqueda import REFERENCIA_SOLICITUD
 from tests.factories import AreaFactory, GroupFactory, UserFactory
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 from tests.solicitudes.factories import persona, tipo_con_etapas
@@ -25,13 +26,7 @@ pytestmark = pytest.mark.django_db
 
 USAR = "mcp.asistente.usar"
 FECHA = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$")
-BASICOS = {
-    "numero_radicado",
-    "id_solicitud",
-    "enlace",
-    "url",
-    "tipo",
-    "estado",
+BASICOS = REFERENCIA_SOLICITUD | {
     "estado_visible",
     "etapa_actual",
     "resumen",
