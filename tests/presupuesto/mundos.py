@@ -11,6 +11,7 @@ from apps.presupuesto import services
 from tests.factories import AreaFactory, UserFactory
 from tests.mcp.factories import nuevo_token
 from tests.presupuesto.factories import (
+    MARZO,
     ActividadFactory,
     ProyectoFactory,
     VigenciaFactory,
@@ -152,9 +153,6 @@ def mundo_rp() -> dict[str, Any]:
     )
     ajeno = rp_expedido(cdp_expedido(proyecto, oti, "300000.00"), "100000.00")
     return _mundo("duena_rp", proyecto, oap, oti, documento=rp, rp=rp, cdp=cdp, ajeno=ajeno)
-
-
-MARZO = datetime.date(2026, 3, 1)
 
 
 def mundo_tablero(
