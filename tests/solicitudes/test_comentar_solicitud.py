@@ -17,7 +17,14 @@ from apps.solicitudes import selectors, services
 from apps.solicitudes.models import Comentario, Evento, Solicitud, Tarea
 from tests.busqueda import REFERENCIA_SOLICITUD
 from tests.factories import GroupFactory, UserFactory
-from tests.mcp_cliente import ajustar, error_herramienta, llamar, rpc, validador
+from tests.mcp_cliente import (
+    ajustar,
+    error_herramienta,
+    llamar,
+    no_encontrado_igual,
+    rpc,
+    validador,
+)
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db
@@ -205,11 +212,11 @@ def test_the_task_holder_may_comment(client, como, escenario):
 
 def test_an_outsider_gets_the_same_answer_as_for_a_missing_request(client, como, escenario):
     cabeceras = como(UserFactory(permisos=[USAR, "solicitudes.bandeja.ver"]))
-    ajena = error_herramienta(
-        _llamar(client, cabeceras, escenario["s"].numero_radicado), "NO_ENCONTRADO"
+    no_encontrado_igual(
+        lambda numero: _llamar(client, cabeceras, numero),
+        escenario["s"].numero_radicado,
+        "SOL-1999-000001",
     )
-    inexistente = error_herramienta(_llamar(client, cabeceras, "SOL-1999-000001"), "NO_ENCONTRADO")
-    assert ajena == inexistente
     assert Comentario.objects.count() == 0
 
 
