@@ -1,5 +1,5 @@
 """Shared fixtures: a clean cache and fresh assistant settings for every test, the credentials
-that call the assistant, the demo on a live server, and the real browser."""
+that call the assistant, a signed-in superuser, the demo on a live server, and the real browser."""
 
 from __future__ import annotations
 
@@ -138,6 +138,13 @@ def como_completo(clave, token_completo):
 @pytest.fixture
 def como_limitado(clave, token_limitado):
     return {**clave, "X-MCP-User-Token": token_limitado}
+
+
+@pytest.fixture
+def admin_client(client):
+    """A superuser of the hub (made by the factory, not pytest-django's), signed in."""
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    return client
 
 
 @pytest.fixture
