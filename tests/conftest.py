@@ -1,5 +1,5 @@
 """Shared fixtures: a clean cache and fresh assistant settings for every test, the credentials
-that call the assistant, and the real browser."""
+that call the assistant, a signed-in superuser, the demo on a live server, and the real browser."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 
 from apps.mcp.models import AjustesAsistente
+from tests.demo import cargar_demo
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
 
@@ -140,9 +141,24 @@ def como_limitado(clave, token_limitado):
 
 
 @pytest.fixture
+def admin_client(client):
+    """A superuser of the hub (made by the factory, not pytest-django's), signed in."""
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    return client
+
+
+@pytest.fixture
 def api(client):
     """Django's test client (an alias that reads well in API tests)."""
     return client
+
+
+@pytest.fixture
+def demo_en_vivo(tmp_path, live_server, settings) -> dict:
+    """The demo organization, and links whose `url` points at this live server."""
+    settings.HUB_URL_PUBLICA = live_server.url
+    AjustesAsistente.olvidar()
+    return cargar_demo(tmp_path)
 
 
 @pytest.fixture

@@ -102,6 +102,15 @@ def error_herramienta(r: Respuesta, codigo: str) -> dict:
     return datos
 
 
+def no_encontrado_igual(
+    consultar: Callable[[str], Respuesta], ajeno: str, inexistente: str
+) -> dict:
+    """The NO_ENCONTRADO for a number the caller may not see, the same as for a missing one."""
+    error = error_herramienta(consultar(ajeno), "NO_ENCONTRADO")
+    assert error == error_herramienta(consultar(inexistente), "NO_ENCONTRADO")
+    return error
+
+
 def llamar(client, nombre: str, argumentos: Any = None, **cabeceras: str) -> Respuesta:
     params: dict[str, Any] = {"name": nombre}
     if argumentos is not None:

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,16 +87,30 @@ def base_compartida(tmp_path: Path) -> Iterator[dict[str, str]]:
             )
 
 
-def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+def manage(env: dict[str, str], *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """manage.py in its own process; with check, a non-zero exit raises."""
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=RAIZ,
         env=env,
         capture_output=True,
         text=True,
-        check=True,
+        check=check,
         timeout=300,
     )
+
+
+def _responde(base: str, limite: float, vivo: Callable[[], bool] = lambda: True) -> bool:
+    """Whether the server at `base` answers its ping before `limite` (monotonic), while `vivo`."""
+    while True:
+        try:
+            if httpx.get(f"{base}/auth/api/v1/ping", timeout=2).status_code == 200:
+                return True
+        except httpx.HTTPError:
+            pass
+        if not vivo() or time.monotonic() > limite:
+            return False
+        time.sleep(0.2)
 
 
 @contextmanager
@@ -127,15 +141,8 @@ def servidores(env: dict[str, str], cantidad: int = 2):
             bases.append(f"http://127.0.0.1:{puerto}")
         limite = time.monotonic() + 60
         for base in bases:
-            while True:
-                try:
-                    if httpx.get(f"{base}/auth/api/v1/ping", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > limite:
-                    raise RuntimeError(f"{base} did not start")
-                time.sleep(0.2)
+            if not _responde(base, limite):
+                raise RuntimeError(f"{base} did not start")
         yield bases
     finally:
         for proceso in procesos:
@@ -194,16 +201,8 @@ def gunicorn_conf(
         )
     servidor = Gunicorn(f"http://127.0.0.1:{puerto}", proceso, log)
     try:
-        limite = time.monotonic() + 90
-        while True:
-            try:
-                if httpx.get(f"{servidor.base}/auth/api/v1/ping", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proceso.poll() is not None or time.monotonic() > limite:
-                raise RuntimeError(f"gunicorn did not start: {log.read_text()[-2000:]}")
-            time.sleep(0.2)
+        if not _responde(servidor.base, time.monotonic() + 90, lambda: proceso.poll() is None):
+            raise RuntimeError(f"gunicorn did not start: {log.read_text()[-2000:]}")
         yield servidor
     finally:
         proceso.send_signal(signal.SIGTERM)

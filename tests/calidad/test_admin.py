@@ -5,17 +5,10 @@ import pytest
 from apps.calidad import services
 from apps.calidad.models import Documento
 from tests.calidad.factories import DocumentoFactory, ProcesoFactory
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
 URL = "/admin/calidad/documento/"
-
-
-@pytest.fixture
-def admin_client(client):
-    client.force_login(UserFactory(is_staff=True, is_superuser=True))
-    return client
 
 
 def test_the_changelist_filters_by_state_type_and_process(admin_client):

@@ -38,20 +38,25 @@ def _ingresar(pagina, usuario: str) -> None:
 
 
 @pytest.fixture
-def persona_con_tokens():
-    """Data made before the browser starts (see tests/cuentas/test_ingreso.py)."""
+def camila():
+    """Camila, with assistant access, made before the browser starts (see test_ingreso.py)."""
     AjustesAsistente.olvidar()
-    persona = UserFactory(
+    return UserFactory(
         username="camila",
         first_name="Camila",
         last_name="Rojas Díaz",
         permisos=["mcp.asistente.usar"],
     )
-    nuevo_token(persona, nombre="Asistente de escritorio del despacho", dias=60)
-    nuevo_token(persona, nombre="Portátil", dias=5)
-    nuevo_token(persona, nombre="Servidor de reportes", dias=-2)
-    nuevo_token(persona, nombre="Perdido", revocado=True)
-    return persona
+
+
+@pytest.fixture
+def persona_con_tokens(camila):
+    """Camila's four tokens: long-lived, about to expire, expired and revoked."""
+    nuevo_token(camila, nombre="Asistente de escritorio del despacho", dias=60)
+    nuevo_token(camila, nombre="Portátil", dias=5)
+    nuevo_token(camila, nombre="Servidor de reportes", dias=-2)
+    nuevo_token(camila, nombre="Perdido", revocado=True)
+    return camila
 
 
 def test_a_person_creates_copies_reloads_and_revokes_a_token(navegador):
@@ -162,24 +167,17 @@ def test_a_person_without_access_sees_so(navegador, ancho, alto):
 
 
 @pytest.fixture
-def persona_con_aplicaciones():
-    """Two connected applications (one verified), made before the browser starts."""
+def persona_con_aplicaciones(camila):
+    """Camila's two connected applications (one verified), made before the browser starts."""
     from tests.mcp.factories import nueva_aplicacion, nuevo_token_oauth
 
-    AjustesAsistente.olvidar()
-    persona = UserFactory(
-        username="camila",
-        first_name="Camila",
-        last_name="Rojas Díaz",
-        permisos=["mcp.asistente.usar"],
-    )
-    nuevo_token_oauth(persona, aplicacion=nueva_aplicacion("Claude", verificada=True))
+    nuevo_token_oauth(camila, aplicacion=nueva_aplicacion("Claude", verificada=True))
     nuevo_token_oauth(
-        persona,
+        camila,
         aplicacion=nueva_aplicacion("Asistente de investigación del despacho jurídico"),
         alcances="asistente:leer",
     )
-    return persona
+    return camila
 
 
 @pytest.mark.parametrize(("ancho", "alto"), [(1280, 900), (390, 844)])

@@ -17,12 +17,6 @@ pytestmark = pytest.mark.django_db
 LISTA = "/admin/firmas/firma/"
 
 
-@pytest.fixture
-def admin_client(client):
-    client.force_login(UserFactory(is_staff=True, is_superuser=True))
-    return client
-
-
 def _matriz_png(contenido: bytes, escala: int = 10, borde: int = 4) -> list[list[bool]]:
     """Dark modules read from the centre of each module of the PNG."""
     imagen = Image.open(io.BytesIO(contenido)).convert("L")

@@ -73,65 +73,48 @@ def test_writes_switched_off_while_redis_hangs_stay_off_within_the_bound(
         assert not {h["name"] for h in r.cuerpo["result"]["tools"]} & ESCRITURAS
 
 
-def test_a_token_revoked_while_the_cache_fails_is_refused_within_the_bound(
-    client, cache_que_falla, reloj, otro_proceso, credenciales, persona
+def _bloquear(clave, token, persona) -> None:
+    persona.is_active = False
+    persona.save()
+
+
+@pytest.mark.parametrize(
+    ("cambio", "status", "codigo"),
+    [
+        pytest.param(
+            lambda clave, token, persona: mcp.revocar_token_personal(
+                usuario=persona, token_id=token.pk
+            ),
+            401,
+            "TOKEN_MCP_INVALIDO",
+            id="a_token_revoked",
+        ),
+        pytest.param(
+            lambda clave, token, persona: mcp.revocar_claves(ids=[clave.pk]),
+            401,
+            "API_KEY_INVALIDA",
+            id="an_api_key_revoked",
+        ),
+        pytest.param(_bloquear, 403, "SIN_PERMISO", id="a_person_blocked"),
+        pytest.param(
+            lambda clave, token, persona: persona.user_permissions.remove(permiso(USAR)),
+            403,
+            "SIN_PERMISO",
+            id="assistant_access_lost",
+        ),
+    ],
+)
+def test_a_credential_or_access_changed_while_the_cache_fails_is_refused_within_the_bound(
+    client, cache_que_falla, reloj, otro_proceso, credenciales, persona, cambio, status, codigo
 ):
-    _clave, token, cabeceras = credenciales
+    clave, token, cabeceras = credenciales
     _calentar(client, cabeceras)
     cambiar_con_la_cache_fallando(
-        cache_que_falla,
-        reloj,
-        otro_proceso,
-        lambda: mcp.revocar_token_personal(usuario=persona, token_id=token.pk),
+        cache_que_falla, reloj, otro_proceso, lambda: cambio(clave, token, persona)
     )
     for _ in range(2):
         r = rpc(client, "ping", **cabeceras)
-        assert (r.status, r.cuerpo["error"]["code"]) == (401, "TOKEN_MCP_INVALIDO")
-
-
-def test_an_api_key_revoked_while_the_cache_fails_is_refused_within_the_bound(
-    client, cache_que_falla, reloj, otro_proceso, credenciales
-):
-    clave, _token, cabeceras = credenciales
-    _calentar(client, cabeceras)
-    cambiar_con_la_cache_fallando(
-        cache_que_falla, reloj, otro_proceso, lambda: mcp.revocar_claves(ids=[clave.pk])
-    )
-    for _ in range(2):
-        r = rpc(client, "ping", **cabeceras)
-        assert (r.status, r.cuerpo["error"]["code"]) == (401, "API_KEY_INVALIDA")
-
-
-def test_a_person_blocked_while_the_cache_fails_is_refused_within_the_bound(
-    client, cache_que_falla, reloj, otro_proceso, credenciales, persona
-):
-    _clave, _token, cabeceras = credenciales
-    _calentar(client, cabeceras)
-
-    def bloquear() -> None:
-        persona.is_active = False
-        persona.save()
-
-    cambiar_con_la_cache_fallando(cache_que_falla, reloj, otro_proceso, bloquear)
-    for _ in range(2):
-        r = rpc(client, "ping", **cabeceras)
-        assert (r.status, r.cuerpo["error"]["code"]) == (403, "SIN_PERMISO")
-
-
-def test_assistant_access_lost_while_the_cache_fails_is_refused_within_the_bound(
-    client, cache_que_falla, reloj, otro_proceso, credenciales, persona
-):
-    _clave, _token, cabeceras = credenciales
-    _calentar(client, cabeceras)
-    cambiar_con_la_cache_fallando(
-        cache_que_falla,
-        reloj,
-        otro_proceso,
-        lambda: persona.user_permissions.remove(permiso(USAR)),
-    )
-    for _ in range(2):
-        r = rpc(client, "ping", **cabeceras)
-        assert (r.status, r.cuerpo["error"]["code"]) == (403, "SIN_PERMISO")
+        assert (r.status, r.cuerpo["error"]["code"]) == (status, codigo)
 
 
 # --- OAuth access tokens (issue 25) -------------------------------------------------------------
@@ -151,46 +134,35 @@ def _oauth_rechazado(client, cabeceras) -> None:
         assert (r.status, r.cuerpo["error"]["code"]) == (401, "TOKEN_MCP_INVALIDO")
 
 
-def test_a_client_disabled_while_the_cache_fails_is_refused_within_the_bound(
-    client, cache_que_falla, reloj, otro_proceso, oauth
-):
-    token, cabeceras = oauth
-    _calentar(client, cabeceras)
-
-    def deshabilitar() -> None:
-        aplicacion = token.application
-        aplicacion.deshabilitada = True
-        aplicacion.save()
-
-    cambiar_con_la_cache_fallando(cache_que_falla, reloj, otro_proceso, deshabilitar)
-    _oauth_rechazado(client, cabeceras)
+def _deshabilitar_cliente(token, persona) -> None:
+    aplicacion = token.application
+    aplicacion.deshabilitada = True
+    aplicacion.save()
 
 
-def test_an_application_disconnected_while_the_cache_fails_is_refused_within_the_bound(
-    client, cache_que_falla, reloj, otro_proceso, oauth, persona
-):
+def _desconectar(token, persona) -> None:
     from apps.autorizacion import services as servicios_oauth
 
+    servicios_oauth.desconectar(usuario_id=persona.pk, aplicacion_id=token.application_id)
+
+
+@pytest.mark.parametrize(
+    "cambio",
+    [
+        pytest.param(_deshabilitar_cliente, id="a_client_disabled"),
+        pytest.param(_desconectar, id="an_application_disconnected"),
+        pytest.param(
+            lambda token, persona: ajustar(oauth_habilitado=False), id="oauth_switched_off"
+        ),
+    ],
+)
+def test_an_oauth_connection_changed_while_the_cache_fails_is_refused_within_the_bound(
+    client, cache_que_falla, reloj, otro_proceso, oauth, persona, cambio
+):
     token, cabeceras = oauth
     _calentar(client, cabeceras)
     cambiar_con_la_cache_fallando(
-        cache_que_falla,
-        reloj,
-        otro_proceso,
-        lambda: servicios_oauth.desconectar(
-            usuario_id=persona.pk, aplicacion_id=token.application_id
-        ),
-    )
-    _oauth_rechazado(client, cabeceras)
-
-
-def test_oauth_switched_off_while_the_cache_fails_is_refused_within_the_bound(
-    client, cache_que_falla, reloj, otro_proceso, oauth
-):
-    _token, cabeceras = oauth
-    _calentar(client, cabeceras)
-    cambiar_con_la_cache_fallando(
-        cache_que_falla, reloj, otro_proceso, lambda: ajustar(oauth_habilitado=False)
+        cache_que_falla, reloj, otro_proceso, lambda: cambio(token, persona)
     )
     _oauth_rechazado(client, cabeceras)
 

@@ -4,30 +4,18 @@ and numbers never break); screenshots under var/capturas/lista_*."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
-from django.core.management import call_command
 
-from apps.mcp.models import AjustesAsistente
 from apps.presupuesto.models import Cdp, LineaPaa, Rp
+from tests.demo import ingresar_a_la_demo
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
 
-CLAVE = "Demo-Hub-2026!"
 ANCHOS = ((1280, 900), (390, 844))
-
-
-@pytest.fixture
-def demo(tmp_path, live_server, settings):
-    settings.HUB_URL_PUBLICA = live_server.url
-    AjustesAsistente.olvidar()
-    salida = tmp_path / "demo.json"
-    call_command("demo_data", salida=str(salida))
-    return json.loads(salida.read_text())
 
 
 def _palabra(texto: str) -> str:
@@ -49,20 +37,12 @@ def _busquedas(demo: dict) -> dict[str, tuple[str, str, dict[str, str]]]:
     }
 
 
-def _ingresar(pagina) -> None:
-    pagina.goto(pagina.base + "/cuentas/login/")
-    pagina.fill("input[name=username]", "completo")
-    pagina.fill("input[name=password]", CLAVE)
-    pagina.click("button[type=submit]")
-    pagina.wait_for_load_state()
-
-
-def test_each_list_is_found_from_the_header_searched_and_reads_well(navegador, demo):
-    busquedas = _busquedas(demo)
+def test_each_list_is_found_from_the_header_searched_and_reads_well(navegador, demo_en_vivo):
+    busquedas = _busquedas(demo_en_vivo)
     for ancho, alto in ANCHOS:
         pagina = navegador(ancho, alto, locale="es-CO")
         violaciones = vigilar_csp(pagina)
-        _ingresar(pagina)
+        ingresar_a_la_demo(pagina)
         for nombre, (enlace, ruta, campos) in busquedas.items():
             pagina.goto(pagina.base + "/")
             pagina.locator("header.barra").get_by_role("link", name=enlace, exact=True).click()
@@ -94,9 +74,9 @@ def test_each_list_is_found_from_the_header_searched_and_reads_well(navegador, d
         assert violaciones == [], violaciones
 
 
-def test_a_filter_and_a_sort_chosen_in_the_form_survive_paging(navegador, demo):
+def test_a_filter_and_a_sort_chosen_in_the_form_survive_paging(navegador, demo_en_vivo):
     pagina = navegador(1280, 900)
-    _ingresar(pagina)
+    ingresar_a_la_demo(pagina)
     pagina.goto(pagina.base + "/solicitudes/?alcance=todas")
     assert pagina.locator("details.mas-filtros").get_attribute("open") == ""  # one in use
     assert pagina.inner_text("summary") == "Filtros y orden (1 en uso)"
@@ -114,9 +94,9 @@ def test_a_filter_and_a_sort_chosen_in_the_form_survive_paging(navegador, demo):
     assert pagina.locator("#resultados tbody tr td a").first.inner_text() > primera
 
 
-def test_a_bad_date_typed_in_the_address_shows_the_error_beside_its_field(navegador, demo):
+def test_a_bad_date_typed_in_the_address_shows_the_error_beside_its_field(navegador, demo_en_vivo):
     pagina = navegador(390, 844)
-    _ingresar(pagina)
+    ingresar_a_la_demo(pagina)
     respuesta = pagina.goto(pagina.base + "/presupuesto/cdp/?desde=2026-13-40&q=x")
     assert respuesta.status == 400
     assert pagina.locator("#error_desde").count() == 1

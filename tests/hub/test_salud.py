@@ -18,6 +18,7 @@ from django.test import override_settings
 from hub import salud
 from hub.models import Limites
 from tests.factories import UserFactory
+from tests.procesos import entorno, manage
 
 pytestmark = pytest.mark.django_db
 
@@ -222,25 +223,12 @@ def test_command_fails_with_exit_code_1_when_the_database_is_down(monkeypatch):
     assert SECRETO not in salida.getvalue()
 
 
-def _manage(*args: str, **extra: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
-    env.update(DJANGO_SETTINGS_MODULE="hub.settings", **extra)
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=RAIZ,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def test_manage_py_exits_0_on_pass_and_1_on_fail(tmp_path):
-    base = f"sqlite:///{tmp_path / 'salud.sqlite3'}"
-    sano = _manage("health_check", DATABASE_URL=base, REDIS_URL="")
+    env = {**entorno(tmp_path), "DATABASE_URL": f"sqlite:///{tmp_path / 'salud.sqlite3'}"}
+    sano = manage({**env, "REDIS_URL": ""}, "health_check", check=False)
     assert sano.returncode == 0, sano.stderr
-    caido = _manage(
-        "health_check", DATABASE_URL=base, REDIS_URL=f"redis://:{SECRETO}@127.0.0.1:1/0"
+    caido = manage(
+        {**env, "REDIS_URL": f"redis://:{SECRETO}@127.0.0.1:1/0"}, "health_check", check=False
     )
     assert caido.returncode == 1
     assert "cache: fail" in caido.stdout

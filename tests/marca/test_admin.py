@@ -18,12 +18,6 @@ from tests.marca.formulario_admin import CAMBIO, formulario_marca
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def admin_client(client):
-    client.force_login(UserFactory(is_staff=True, is_superuser=True))
-    return client
-
-
 def test_the_list_goes_straight_to_the_single_brand(admin_client):
     r = admin_client.get("/admin/marca/marca/")
     assert r.status_code == 302

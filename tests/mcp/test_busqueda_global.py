@@ -17,7 +17,7 @@ from apps.mcp.registro import registro
 from apps.presupuesto import services as presupuesto
 from apps.solicitudes import services
 from apps.solicitudes.models import Solicitud
-from tests.busqueda import CAMPOS_DOCUMENTO, CAMPOS_SOLICITUD, vocabulario
+from tests.busqueda import CAMPOS_DOCUMENTO, CAMPOS_SOLICITUD, ESTADOS_SOLICITUD, vocabulario
 from tests.calidad.factories import DocumentoFactory, ProcesoFactory
 from tests.factories import AreaFactory, GroupFactory
 from tests.mcp.factories import nuevo_token
@@ -447,16 +447,7 @@ def test_the_schema_in_tools_list_states_the_arguments(client, mundo):
     assert propiedades["ambitos"]["minItems"] == 1
     assert propiedades["ambitos"]["items"]["enum"] == ["solicitudes", "documentos", "presupuesto"]
     assert propiedades["tipo"]["maxLength"] == 60
-    assert propiedades["estado"]["enum"] == [
-        "borrador",
-        "radicado",
-        "en_tramite",
-        "aprobado",
-        "rechazado",
-        "devuelto",
-        "anulado",
-        "requiere_atencion",
-    ]
+    assert propiedades["estado"]["enum"] == ESTADOS_SOLICITUD
     assert propiedades["desde"]["format"] == propiedades["hasta"]["format"] == "date"
     assert propiedades["alcance"]["enum"] == ["mias", "todas"]
     assert propiedades["alcance"]["default"] == "mias"

@@ -13,23 +13,17 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 from django.test import Client
 
 from apps.cuentas.models import User
 from apps.mcp.registro import registro
 from apps.solicitudes.models import Solicitud
+from tests.demo import cargar_demo
 from tests.mcp_cliente import llamar
 
 pytestmark = pytest.mark.django_db
 
 ENLACES_ABIERTOS = Path(__file__).resolve().parents[2] / "var" / "enlaces_abiertos.txt"
-
-
-def _cargar_demo(tmp_path) -> dict:
-    salida = tmp_path / "demo.json"
-    call_command("demo_data", salida=str(salida))
-    return json.loads(salida.read_text())
 
 
 def _enlaces(datos: Any) -> list[tuple[str, str]]:
@@ -140,7 +134,7 @@ def _visible_para_limitado(enlace: str) -> bool:
 
 
 def test_every_link_of_every_tool_opens_for_its_person_and_404s_for_the_other(tmp_path):
-    demo = _cargar_demo(tmp_path)
+    demo = cargar_demo(tmp_path)
     client = Client()
     enlaces = {quien: _recoger(client, demo, quien) for quien in ("completo", "limitado")}
 
@@ -180,7 +174,7 @@ def test_every_link_of_every_tool_opens_for_its_person_and_404s_for_the_other(tm
 
 
 def test_a_link_opened_without_a_session_asks_to_sign_in_except_public_documents(tmp_path):
-    demo = _cargar_demo(tmp_path)
+    demo = cargar_demo(tmp_path)
     por_herramienta = _recoger(Client(), demo, "completo")
     anonimo = Client()
     for herramienta, pares in por_herramienta.items():

@@ -11,6 +11,9 @@ from apps.presupuesto import services
 from apps.presupuesto.models import Actividad, Asignacion, Cdp, LineaPaa, Proyecto, Rp, Vigencia
 from tests.factories import AreaFactory
 
+# March of the factories' fiscal year (2026): the month the budget tests' PAA lines start in.
+MARZO = datetime.date(2026, 3, 1)
+
 
 class VigenciaFactory(factory.django.DjangoModelFactory):
     class Meta:

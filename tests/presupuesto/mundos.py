@@ -11,11 +11,13 @@ from apps.presupuesto import services
 from tests.factories import AreaFactory, UserFactory
 from tests.mcp.factories import nuevo_token
 from tests.presupuesto.factories import (
+    MARZO,
     ActividadFactory,
     ProyectoFactory,
     VigenciaFactory,
     cdp_expedido,
     cdp_solicitado,
+    celda,
     linea,
     rp_expedido,
     rp_solicitado,
@@ -154,7 +156,41 @@ def mundo_rp() -> dict[str, Any]:
     return _mundo("duena_rp", proyecto, oap, oti, documento=rp, rp=rp, cdp=cdp, ajeno=ajeno)
 
 
-MARZO = datetime.date(2026, 3, 1)
+def cdp_de_oap(
+    *,
+    objeto: str,
+    reduccion: str,
+    campos_linea: dict[str, str] | None = None,
+    campos_cdp: dict[str, str] | None = None,
+    campos_rp: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """OAP's CDP 2326 of 900 from a PAA line, reduced by 100, with RP 7781 of 400 to María
+    Fernanda Ruiz; its project also assigns 1000 to OAJ. The `campos_*` add fields to the line,
+    the CDP request and the RP."""
+    area = AreaFactory(sigla="OAP", nombre="Oficina Asesora de Planeación")
+    otra = AreaFactory(sigla="OAJ", nombre="Oficina Asesora Jurídica")
+    proyecto, _ = celda("5000", area=area)
+    services.asignar(proyecto=proyecto, area=otra, valor="1000")
+    lin = linea(proyecto, area, "900", **(campos_linea or {}))
+    cdp = services.expedir_cdp(
+        cdp=services.solicitar_cdp(linea_paa=lin, objeto=objeto, valor="900", **(campos_cdp or {})),
+        numero_externo="2326",
+    )
+    rp = rp_expedido(
+        cdp, "400", numero_externo="7781", beneficiario="María Fernanda Ruiz", **(campos_rp or {})
+    )
+    movimiento = services.registrar_movimiento_cdp(
+        cdp=cdp, tipo="reduccion", valor="100", descripcion=reduccion
+    )
+    return {
+        "area": area,
+        "otra": otra,
+        "proyecto": proyecto,
+        "linea": lin,
+        "cdp": cdp,
+        "rp": rp,
+        "movimiento": movimiento,
+    }
 
 
 def mundo_tablero(

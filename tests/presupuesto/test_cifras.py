@@ -3,7 +3,6 @@ every kind of write: services, the admin's and bulk paths, moves between cells, 
 
 from __future__ import annotations
 
-import datetime
 from decimal import Decimal as D
 
 import pytest
@@ -15,6 +14,7 @@ from apps.presupuesto.models import cifras as modelo_cifras
 from apps.presupuesto.selectors.cifras import alcance, cifras_de, consolidar
 from tests.factories import AreaFactory, UserFactory
 from tests.presupuesto.factories import (
+    MARZO,
     ProyectoFactory,
     VigenciaFactory,
     cdp_expedido,
@@ -23,8 +23,6 @@ from tests.presupuesto.factories import (
 )
 
 pytestmark = pytest.mark.django_db
-
-MARZO = datetime.date(2026, 3, 1)
 
 
 @pytest.fixture

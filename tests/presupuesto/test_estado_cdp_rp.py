@@ -20,7 +20,14 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.mcp.registro import registro
 from apps.presupuesto import services
-from tests.mcp_cliente import Respuesta, error_herramienta, llamar, rpc, validador
+from tests.mcp_cliente import (
+    Respuesta,
+    error_herramienta,
+    llamar,
+    no_encontrado_igual,
+    rpc,
+    validador,
+)
 from tests.presupuesto import mundos
 from tests.presupuesto.factories import cdp_expedido, cdp_solicitado, rp_expedido, rp_solicitado
 from tests.presupuesto.mundos import (
@@ -304,13 +311,11 @@ def test_a_colleague_who_sees_every_area_gets_it(client, documento, de_otra_area
 def test_an_outsider_gets_the_same_answer_as_for_a_missing_number(client, documento):
     mundo = documento.mundo
     cabeceras = persona(PLANEACION, areas=[mundo["oti"]])
-    ajeno = error_herramienta(
-        documento.consultar(client, cabeceras, mundo["documento"].numero), "NO_ENCONTRADO"
+    ajeno = no_encontrado_igual(
+        lambda numero: documento.consultar(client, cabeceras, numero),
+        mundo["documento"].numero,
+        f"{documento.sigla}-2026-09999",
     )
-    inexistente = error_herramienta(
-        documento.consultar(client, cabeceras, f"{documento.sigla}-2026-09999"), "NO_ENCONTRADO"
-    )
-    assert ajeno == inexistente
     assert ajeno["encontrado"] is False
     assert set(ajeno) == {"codigo", "mensaje", "encontrado"}
     # And the outsider does see their own area's document.
@@ -322,14 +327,11 @@ def test_an_outsider_gets_the_same_answer_as_for_a_missing_number(client, docume
 
 def test_the_owner_does_not_see_another_areas_document(client, documento):
     mundo = documento.mundo
-    ajeno = error_herramienta(
-        documento.consultar(client, mundo["como_duena"], mundo["ajeno"].numero), "NO_ENCONTRADO"
+    ajeno = no_encontrado_igual(
+        lambda numero: documento.consultar(client, mundo["como_duena"], numero),
+        mundo["ajeno"].numero,
+        f"{documento.sigla}-2026-09999",
     )
-    inexistente = error_herramienta(
-        documento.consultar(client, mundo["como_duena"], f"{documento.sigla}-2026-09999"),
-        "NO_ENCONTRADO",
-    )
-    assert ajeno == inexistente
     assert ajeno["encontrado"] is False
     assert mundo["ajeno"].numero not in ajeno["mensaje"]
 

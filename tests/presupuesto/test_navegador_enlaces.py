@@ -4,20 +4,17 @@ desktop and on a phone (screenshots under var/capturas/)."""
 
 from __future__ import annotations
 
-import json
-
 import httpx
 import openpyxl
 import pytest
-from django.core.management import call_command
 
 from apps.calidad.models import Documento
 from apps.firmas.models import Firma
-from apps.mcp.models import AjustesAsistente
 from apps.presupuesto import reportes
 from apps.presupuesto.models import Cdp, LineaPaa, Rp
 from apps.solicitudes.models import Solicitud
 from tests.conftest import CAPTURAS
+from tests.demo import ingresar_a_la_demo
 from tests.navegador_csp import vigilar_csp
 
 pytestmark = [
@@ -25,18 +22,6 @@ pytestmark = [
     pytest.mark.navegador,
     pytest.mark.urls("tests.hub.urls_paginas"),
 ]
-
-CLAVE = "Demo-Hub-2026!"
-
-
-@pytest.fixture
-def demo(tmp_path, live_server, settings):
-    """The demo organization, and links whose `url` points at this live server."""
-    settings.HUB_URL_PUBLICA = live_server.url
-    AjustesAsistente.olvidar()
-    salida = tmp_path / "demo.json"
-    call_command("demo_data", salida=str(salida))
-    return json.loads(salida.read_text())
 
 
 def _herramienta(base: str, demo: dict, nombre: str, argumentos: dict) -> dict:
@@ -56,31 +41,23 @@ def _herramienta(base: str, demo: dict, nombre: str, argumentos: dict) -> dict:
     return resultado["structuredContent"]
 
 
-def _ingresar(pagina, usuario: str = "completo") -> None:
-    pagina.goto(pagina.base + "/cuentas/login/")
-    pagina.fill("input[name=username]", usuario)
-    pagina.fill("input[name=password]", CLAVE)
-    pagina.click("button[type=submit]")
-    pagina.wait_for_load_state()
-
-
 def test_a_tools_links_open_the_cdp_and_the_builder_whose_excel_has_the_counted_rows(
-    navegador, demo, tmp_path
+    navegador, demo_en_vivo, tmp_path
 ):
     pagina = navegador(1280, 900, accept_downloads=True)
     violaciones = vigilar_csp(pagina)
     base = pagina.base
-    cdp = _herramienta(base, demo, "estado_cdp", {"numero": demo["cdp"]})
+    cdp = _herramienta(base, demo_en_vivo, "estado_cdp", {"numero": demo_en_vivo["cdp"]})
     ficha = {"fuente": "cdp", "titulo": "CDP de la vigencia", "formato": "xlsx"}
-    reporte = _herramienta(base, demo, "reporte_preparar", {"ficha": ficha})
+    reporte = _herramienta(base, demo_en_vivo, "reporte_preparar", {"ficha": ficha})
     assert cdp["url"] == base + cdp["enlace"]
     assert reporte["url"] == base + reporte["enlace"]
 
-    _ingresar(pagina)
+    ingresar_a_la_demo(pagina)
     respuesta = pagina.goto(cdp["url"])
     assert respuesta.status == 200
     assert pagina.url == cdp["url"]  # not the admin, not the sign-in page
-    assert demo["cdp"] in pagina.inner_text("h1")
+    assert demo_en_vivo["cdp"] in pagina.inner_text("h1")
     assert "Valores y saldo" in pagina.inner_text("main")
 
     respuesta = pagina.goto(reporte["url"])
@@ -126,13 +103,13 @@ def _paginas(demo: dict) -> dict[str, str]:
     }
 
 
-def test_every_new_page_reads_well_on_a_desktop_and_on_a_phone(navegador, demo):
+def test_every_new_page_reads_well_on_a_desktop_and_on_a_phone(navegador, demo_en_vivo):
     CAPTURAS.mkdir(parents=True, exist_ok=True)
-    paginas = _paginas(demo)
+    paginas = _paginas(demo_en_vivo)
     for ancho, alto in ((1280, 900), (390, 844)):
         pagina = navegador(ancho, alto)
         violaciones = vigilar_csp(pagina)
-        _ingresar(pagina)
+        ingresar_a_la_demo(pagina)
         for nombre, ruta in paginas.items():
             pagina.goto(pagina.base + ruta)
             assert "/cuentas/login/" not in pagina.url, nombre

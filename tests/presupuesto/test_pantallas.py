@@ -8,11 +8,10 @@ import html
 import pytest
 
 from apps.firmas import services as firmas
-from apps.presupuesto import services
 from apps.presupuesto.models import Cdp
 from apps.solicitudes import services as solicitudes
 from tests.factories import AreaFactory, GroupFactory, UserFactory
-from tests.presupuesto.factories import celda, linea, rp_expedido
+from tests.presupuesto.mundos import cdp_de_oap
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db
@@ -24,30 +23,14 @@ REPORTES = "presupuesto.reportes.consultar"
 @pytest.fixture
 def mundo():
     """A CDP with its PAA line, an RP, a movement, signatures; people of every kind."""
-    area = AreaFactory(sigla="OAP", nombre="Oficina Asesora de Planeación")
-    otra = AreaFactory(sigla="OAJ", nombre="Oficina Asesora Jurídica")
-    proyecto, _ = celda("5000", area=area)
-    services.asignar(proyecto=proyecto, area=otra, valor="1000")
-    lin = linea(proyecto, area, "900", objeto="Consultoría para el plan de acción")
-    cdp = services.expedir_cdp(
-        cdp=services.solicitar_cdp(
-            linea_paa=lin,
-            objeto="Apoyo a la planeación institucional",
-            valor="900",
-            dependencia="Grupo de proyectos",
-        ),
-        numero_externo="2326",
+    m = cdp_de_oap(
+        objeto="Apoyo a la planeación institucional",
+        reduccion="Ajuste por menor valor",
+        campos_linea={"objeto": "Consultoría para el plan de acción"},
+        campos_cdp={"dependencia": "Grupo de proyectos"},
+        campos_rp={"documento_beneficiario": "52.123.456"},
     )
-    rp = rp_expedido(
-        cdp,
-        "400",
-        numero_externo="7781",
-        beneficiario="María Fernanda Ruiz",
-        documento_beneficiario="52.123.456",
-    )
-    movimiento = services.registrar_movimiento_cdp(
-        cdp=cdp, tipo="reduccion", valor="100", descripcion="Ajuste por menor valor"
-    )
+    area, otra, cdp, rp, movimiento = m["area"], m["otra"], m["cdp"], m["rp"], m["movimiento"]
     firma = firmas.firmar(documento=cdp, firmante="Camila Rojas Díaz", rol="Ordenadora del gasto")
     firmas.firmar(documento=movimiento, firmante="Ricardo Mejía Soto", rol="Profesional")
     anulada = firmas.firmar(documento=rp, firmante="Jorge Salazar", rol="Ordenador del gasto")
@@ -55,7 +38,7 @@ def mundo():
     return {
         "cdp": Cdp.objects.get(pk=cdp.pk),
         "rp": rp,
-        "linea": lin,
+        "linea": m["linea"],
         "firma": firma,
         "duena": UserFactory(areas=[area], permisos=[PLANEACION]),
         "todas": UserFactory(areas=[otra], permisos=[PLANEACION, "presupuesto.areas.todas"]),

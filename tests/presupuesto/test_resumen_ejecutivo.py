@@ -15,6 +15,7 @@ from apps.presupuesto.models import Vigencia
 from tests.factories import AreaFactory
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 from tests.presupuesto.factories import (
+    MARZO,
     ProyectoFactory,
     VigenciaFactory,
     cdp_expedido,
@@ -29,7 +30,6 @@ pytestmark = pytest.mark.django_db
 REPORTES = "presupuesto.reportes.consultar"
 PLANEACION = "presupuesto.planeacion.consultar"
 TODAS = "presupuesto.areas.todas"
-MARZO = datetime.date(2026, 3, 1)
 ABRIL = datetime.date(2026, 4, 1)
 CAMPOS_AREA = {
     "ambito",

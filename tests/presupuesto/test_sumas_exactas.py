@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 from decimal import Decimal
 
 import pytest
@@ -11,6 +10,7 @@ from apps.presupuesto import selectors, services
 from apps.presupuesto.selectors import suma
 from tests.factories import AreaFactory, UserFactory
 from tests.presupuesto.factories import (
+    MARZO,
     ActividadFactory,
     ProyectoFactory,
     VigenciaFactory,
@@ -20,8 +20,6 @@ from tests.presupuesto.factories import (
 )
 
 pytestmark = pytest.mark.django_db
-
-MARZO = datetime.date(2026, 3, 1)
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from apps.presupuesto.selectors import FiltroInvalido, semaforo
 from tests.factories import AreaFactory, UserFactory
 from tests.presupuesto import mundos
 from tests.presupuesto.factories import (
+    MARZO,
     ProyectoFactory,
     cdp_expedido,
     linea,
@@ -24,7 +25,6 @@ from tests.presupuesto.factories import (
 pytestmark = pytest.mark.django_db
 
 D = Decimal
-MARZO = datetime.date(2026, 3, 1)
 
 
 @pytest.fixture

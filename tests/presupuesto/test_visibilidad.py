@@ -7,11 +7,10 @@ from decimal import Decimal
 
 import pytest
 
-from apps.presupuesto import selectors, services
+from apps.presupuesto import selectors
 from apps.presupuesto.models import Asignacion, Cdp, LineaPaa, MovimientoCdp, Proyecto, Rp
 from tests.factories import AreaFactory, UserFactory
-from tests.presupuesto.factories import celda, linea, rp_expedido
-from tests.presupuesto.mundos import CAMPOS_RP, DOCUMENTO_BENEFICIARIO
+from tests.presupuesto.mundos import CAMPOS_RP, DOCUMENTO_BENEFICIARIO, cdp_de_oap
 
 pytestmark = pytest.mark.django_db
 
@@ -19,23 +18,14 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def mundo():
     """One CDP (with RP, movement and PAA line) in area A, and four kinds of people."""
-    area = AreaFactory(sigla="OAP", nombre="Oficina Asesora de Planeación")
-    otra = AreaFactory(sigla="OAJ", nombre="Oficina Asesora Jurídica")
-    proyecto, _ = celda("5000", area=area)
-    services.asignar(proyecto=proyecto, area=otra, valor="1000")
-    lin = linea(proyecto, area, "900")
-    cdp = services.expedir_cdp(
-        cdp=services.solicitar_cdp(linea_paa=lin, objeto="Apoyo a la planeación", valor="900"),
-        numero_externo="2326",
-    )
-    rp = rp_expedido(cdp, "400", numero_externo="7781", beneficiario="María Fernanda Ruiz")
-    services.registrar_movimiento_cdp(cdp=cdp, tipo="reduccion", valor="100", descripcion="-")
+    m = cdp_de_oap(objeto="Apoyo a la planeación", reduccion="-")
+    area, otra = m["area"], m["otra"]
     return {
         "area": area,
-        "cdp": Cdp.objects.get(pk=cdp.pk),
-        "rp": rp,
-        "linea": lin,
-        "proyecto": proyecto,
+        "cdp": Cdp.objects.get(pk=m["cdp"].pk),
+        "rp": m["rp"],
+        "linea": m["linea"],
+        "proyecto": m["proyecto"],
         "duena": UserFactory(areas=[area], permisos=["presupuesto.planeacion.consultar"]),
         "colega": UserFactory(areas=[otra], permisos=["presupuesto.areas.todas"]),
         "ajena": UserFactory(areas=[otra], permisos=["presupuesto.planeacion.consultar"]),

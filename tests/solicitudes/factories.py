@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import factory
+from django.utils import timezone
 
 from apps.solicitudes import services
 from apps.solicitudes.models import Etapa, Solicitud, TipoSolicitud
@@ -70,3 +73,44 @@ def radicar(tipo: TipoSolicitud, solicitante=None, **kwargs) -> Solicitud:
         solicitante = radicadora()
     kwargs.setdefault("resumen", "Solicitud de prueba para el flujo")
     return services.radicar(tipo=tipo, solicitante=solicitante, **kwargs)
+
+
+def fechar(solicitud: Solicitud, dia: str) -> None:
+    """Move the filing date to local noon of `dia` (YYYY-MM-DD)."""
+    momento = timezone.make_aware(datetime.fromisoformat(f"{dia} 12:00"))
+    Solicitud.objects.filter(pk=solicitud.pk).update(fecha_radicacion=momento)
+
+
+def dos_tipos_con_radicados(sigla: str, *, resumen_banco: str) -> dict:
+    """Two types (codes cert-<sigla> and via-<sigla>, names ending in the sigla); the owner
+    files three requests and keeps a draft, someone else files one."""
+    revision = GroupFactory(name=f"Revisión {sigla}")
+    certificado = tipo_con_etapas(
+        revision, nombre=f"Certificado laboral {sigla}", codigo=f"cert-{sigla.lower()}"
+    )
+    viaticos = tipo_con_etapas(
+        revision, nombre=f"Viáticos y desplazamientos {sigla}", codigo=f"via-{sigla.lower()}"
+    )
+    dueno = persona(permisos=["solicitudes.radicar", "mcp.asistente.usar"], first_name="Dueña")
+    banco = services.radicar(tipo=certificado, solicitante=dueno, resumen=resumen_banco)
+    embajada = services.radicar(
+        tipo=certificado, solicitante=dueno, resumen="Certificado para la embajada"
+    )
+    viaje = services.radicar(tipo=viaticos, solicitante=dueno, resumen="Viaje a Medellín")
+    borrador = services.crear_borrador(
+        tipo=certificado, solicitante=dueno, resumen="Borrador de certificado"
+    )
+    otra = persona(permisos=["solicitudes.radicar", "mcp.asistente.usar"])
+    ajena = services.radicar(tipo=certificado, solicitante=otra, resumen="Certificado ajeno")
+    return {
+        "dueno": dueno,
+        "otra": otra,
+        "banco": banco,
+        "embajada": embajada,
+        "viaje": viaje,
+        "borrador": borrador,
+        "ajena": ajena,
+        "certificado": certificado,
+        "viaticos": viaticos,
+        "revision": revision,
+    }

@@ -4,7 +4,6 @@ filtered by text, state, type and dates, newest first, at a fixed number of quer
 from __future__ import annotations
 
 import re
-from datetime import datetime
 
 import pytest
 from django.conf import settings
@@ -14,11 +13,10 @@ from django.utils import timezone
 
 from apps.mcp.registro import registro
 from apps.solicitudes import services
-from apps.solicitudes.models import Solicitud
 from tests.busqueda import CAMPOS_SOLICITUD
-from tests.factories import GroupFactory, UserFactory, dar_permisos
+from tests.factories import UserFactory, dar_permisos
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
-from tests.solicitudes.factories import persona, tipo_con_etapas
+from tests.solicitudes.factories import dos_tipos_con_radicados, fechar, persona
 
 pytestmark = pytest.mark.django_db
 
@@ -29,34 +27,7 @@ FECHA = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$")
 @pytest.fixture
 def escenario():
     """Two types; the owner files three requests and a draft, someone else files one."""
-    revision = GroupFactory(name="Revisión BS")
-    certificado = tipo_con_etapas(revision, nombre="Certificado laboral BS", codigo="cert-bs")
-    viaticos = tipo_con_etapas(revision, nombre="Viáticos y desplazamientos BS", codigo="via-bs")
-    dueno = persona(permisos=["solicitudes.radicar", USAR], first_name="Dueña")
-    banco = services.radicar(
-        tipo=certificado, solicitante=dueno, resumen="Certificado\u200b para el banco\u202e"
-    )
-    embajada = services.radicar(
-        tipo=certificado, solicitante=dueno, resumen="Certificado para la embajada"
-    )
-    viaje = services.radicar(tipo=viaticos, solicitante=dueno, resumen="Viaje a Medellín")
-    borrador = services.crear_borrador(
-        tipo=certificado, solicitante=dueno, resumen="Borrador de certificado"
-    )
-    otra = persona(permisos=["solicitudes.radicar", USAR])
-    ajena = services.radicar(tipo=certificado, solicitante=otra, resumen="Certificado ajeno")
-    return {
-        "dueno": dueno,
-        "otra": otra,
-        "banco": banco,
-        "embajada": embajada,
-        "viaje": viaje,
-        "borrador": borrador,
-        "ajena": ajena,
-        "certificado": certificado,
-        "viaticos": viaticos,
-        "revision": revision,
-    }
+    return dos_tipos_con_radicados("BS", resumen_banco="Certificado\u200b para el banco\u202e")
 
 
 def _buscar(client, cabeceras, **argumentos):
@@ -68,12 +39,6 @@ _valida = validador("buscar_solicitudes")
 
 def _numeros(datos) -> list:
     return [i["numero_radicado"] for i in datos["solicitudes"]]
-
-
-def _fechar(solicitud: Solicitud, dia: str) -> None:
-    """Move the filing date (local noon of `dia`)."""
-    momento = timezone.make_aware(datetime.fromisoformat(f"{dia} 12:00"))
-    Solicitud.objects.filter(pk=solicitud.pk).update(fecha_radicacion=momento)
 
 
 # --- identity and permission ------------------------------------------------------------------
@@ -248,9 +213,9 @@ def test_tipo_matches_the_code_or_part_of_the_name(client, como, escenario):
 
 
 def test_desde_and_hasta_are_local_filing_days_both_included(client, como, escenario):
-    _fechar(escenario["banco"], "2026-01-10")
-    _fechar(escenario["embajada"], "2026-02-10")
-    _fechar(escenario["viaje"], "2026-03-10")
+    fechar(escenario["banco"], "2026-01-10")
+    fechar(escenario["embajada"], "2026-02-10")
+    fechar(escenario["viaje"], "2026-03-10")
     cabeceras = como(escenario["dueno"])
     datos = _valida(_buscar(client, cabeceras, desde="2026-02-10", hasta="2026-03-09"))
     assert _numeros(datos) == [escenario["embajada"].numero_radicado]

@@ -15,8 +15,16 @@ from apps.mcp.models import ConfirmacionUsada
 from apps.mcp.registro import registro
 from apps.solicitudes import selectors, services
 from apps.solicitudes.models import Comentario, Evento, Solicitud, Tarea
+from tests.busqueda import REFERENCIA_SOLICITUD
 from tests.factories import GroupFactory, UserFactory
-from tests.mcp_cliente import ajustar, error_herramienta, llamar, rpc, validador
+from tests.mcp_cliente import (
+    ajustar,
+    error_herramienta,
+    llamar,
+    no_encontrado_igual,
+    rpc,
+    validador,
+)
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db
@@ -24,13 +32,7 @@ pytestmark = pytest.mark.django_db
 USAR = "mcp.asistente.usar"
 FECHA = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$")
 TEXTO = "¿Pueden confirmar si falta algún soporte?"
-PREVIA = {
-    "numero_radicado",
-    "id_solicitud",
-    "enlace",
-    "url",
-    "tipo",
-    "estado",
+PREVIA = REFERENCIA_SOLICITUD | {
     "autor",
     "comentario",
     "requiere_confirmacion",
@@ -210,11 +212,11 @@ def test_the_task_holder_may_comment(client, como, escenario):
 
 def test_an_outsider_gets_the_same_answer_as_for_a_missing_request(client, como, escenario):
     cabeceras = como(UserFactory(permisos=[USAR, "solicitudes.bandeja.ver"]))
-    ajena = error_herramienta(
-        _llamar(client, cabeceras, escenario["s"].numero_radicado), "NO_ENCONTRADO"
+    no_encontrado_igual(
+        lambda numero: _llamar(client, cabeceras, numero),
+        escenario["s"].numero_radicado,
+        "SOL-1999-000001",
     )
-    inexistente = error_herramienta(_llamar(client, cabeceras, "SOL-1999-000001"), "NO_ENCONTRADO")
-    assert ajena == inexistente
     assert Comentario.objects.count() == 0
 
 

@@ -88,28 +88,20 @@ def test_numbers_are_unique_and_without_gaps_per_prefix_and_year(ctx):
         assert por_serie[serie] == c.ultimo
 
 
-def test_running_the_demo_twice_duplicates_nothing(ctx):
-    antes = (
-        Solicitud.objects.count(),
-        Tarea.objects.count(),
-        sorted(
-            Solicitud.objects.values_list("numero_radicado", flat=True).exclude(
-                numero_radicado=None
-            )
-        ),
+def _lo_radicado() -> tuple[int, int, list[str]]:
+    """How many requests and tasks there are, and the filed numbers."""
+    numeros = Solicitud.objects.exclude(numero_radicado=None).values_list(
+        "numero_radicado", flat=True
     )
+    return Solicitud.objects.count(), Tarea.objects.count(), sorted(numeros)
+
+
+def test_running_the_demo_twice_duplicates_nothing(ctx):
+    antes = _lo_radicado()
     otra = ContextoDemo(escala=1)
     demo_cuentas.cargar(otra)
     demo.cargar(otra)
-    despues = (
-        Solicitud.objects.count(),
-        Tarea.objects.count(),
-        sorted(
-            Solicitud.objects.values_list("numero_radicado", flat=True).exclude(
-                numero_radicado=None
-            )
-        ),
-    )
+    despues = _lo_radicado()
     assert despues == antes
     assert otra.salida["solicitud_publica"] == ctx.salida["solicitud_publica"]
     assert {k: s.pk for k, s in otra.objetos["solicitudes"].items()} == {

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.mcp.registro import registro
 from apps.solicitudes import services
+from tests.busqueda import REFERENCIA_SOLICITUD
 from tests.factories import GroupFactory, UserFactory
 from tests.mcp.factories import nuevo_token
 from tests.mcp_cliente import ajustar, llamar
@@ -21,13 +22,7 @@ from tests.solicitudes.factories import persona, tipo_con_etapas
 pytestmark = pytest.mark.django_db
 
 FECHA = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$")
-COMPLETO = {
-    "numero_radicado",
-    "id_solicitud",
-    "enlace",
-    "url",
-    "estado",
-    "tipo",
+COMPLETO = REFERENCIA_SOLICITUD | {
     "etapa_actual",
     "rol_responsable",
     "resumen",

@@ -9,6 +9,7 @@ import pytest
 from apps.solicitudes import services
 from apps.solicitudes.errores import AccionNoPermitida, DatosInvalidos, TransicionInvalida
 from apps.solicitudes.models import Accion, Comentario, Estado, Evento, Tarea
+from tests.busqueda import ESTADOS_SOLICITUD
 from tests.solicitudes.factories import persona
 
 pytestmark = pytest.mark.django_db
@@ -240,16 +241,7 @@ INVALIDAS = [
 
 
 def test_the_state_machine_covers_every_state():
-    assert set(ESTADOS) == {
-        "borrador",
-        "radicado",
-        "en_tramite",
-        "aprobado",
-        "rechazado",
-        "devuelto",
-        "anulado",
-        "requiere_atencion",
-    }
+    assert set(ESTADOS) == set(ESTADOS_SOLICITUD)
     for estado in ("aprobado", "rechazado", "anulado"):
         assert all(estado not in origenes for origenes in services.TRANSICIONES.values())
 

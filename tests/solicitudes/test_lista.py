@@ -3,18 +3,14 @@ who sees what, each filter, paging, both sortings, bad input, and the same ids a
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from apps.solicitudes import services
-from apps.solicitudes.models import Solicitud
-from tests.factories import GroupFactory, UserFactory
+from tests.factories import UserFactory
 from tests.mcp_cliente import llamar, validador
-from tests.solicitudes.factories import persona, tipo_con_etapas
+from tests.solicitudes.factories import dos_tipos_con_radicados, fechar, persona
 
 pytestmark = pytest.mark.django_db
 
@@ -24,41 +20,12 @@ RUTA = "/solicitudes/"
 
 @pytest.fixture
 def escenario():
-    """Two types; the owner files three requests and keeps a draft, someone else files one."""
-    revision = GroupFactory(name="Revisión LS")
-    certificado = tipo_con_etapas(revision, nombre="Certificado laboral LS", codigo="cert-ls")
-    viaticos = tipo_con_etapas(revision, nombre="Viáticos y desplazamientos LS", codigo="via-ls")
-    dueno = persona(permisos=["solicitudes.radicar", USAR], first_name="Dueña")
-    banco = services.radicar(tipo=certificado, solicitante=dueno, resumen="Certificado banco")
-    embajada = services.radicar(
-        tipo=certificado, solicitante=dueno, resumen="Certificado para la embajada"
-    )
-    viaje = services.radicar(tipo=viaticos, solicitante=dueno, resumen="Viaje a Medellín")
-    borrador = services.crear_borrador(
-        tipo=certificado, solicitante=dueno, resumen="Borrador de certificado"
-    )
-    otra = persona(permisos=["solicitudes.radicar", USAR])
-    ajena = services.radicar(tipo=certificado, solicitante=otra, resumen="Certificado ajeno")
-    _fechar(banco, "2026-03-01")
-    _fechar(embajada, "2026-03-10")
-    _fechar(viaje, "2026-03-20")
-    _fechar(ajena, "2026-03-15")
-    return {
-        "dueno": dueno,
-        "otra": otra,
-        "banco": banco,
-        "embajada": embajada,
-        "viaje": viaje,
-        "borrador": borrador,
-        "ajena": ajena,
-        "revision": revision,
-        "certificado": certificado,
-    }
-
-
-def _fechar(solicitud: Solicitud, dia: str) -> None:
-    momento = timezone.make_aware(datetime.fromisoformat(f"{dia} 12:00"))
-    Solicitud.objects.filter(pk=solicitud.pk).update(fecha_radicacion=momento)
+    """Two types; the owner files three requests and keeps a draft, someone else files one;
+    filed on 1, 10 and 20 March (the other person's on 15 March)."""
+    e = dos_tipos_con_radicados("LS", resumen_banco="Certificado banco")
+    for nombre, dia in [("banco", "01"), ("embajada", "10"), ("viaje", "20"), ("ajena", "15")]:
+        fechar(e[nombre], f"2026-03-{dia}")
+    return e
 
 
 def _ver(client, usuario, **parametros):

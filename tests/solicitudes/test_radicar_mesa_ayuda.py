@@ -16,6 +16,7 @@ from apps.mcp.models import ConfirmacionUsada
 from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import Solicitud, Tarea, TipoSolicitud
+from tests.busqueda import REFERENCIA_SOLICITUD
 from tests.factories import GroupFactory, UserFactory
 from tests.mcp_cliente import ajustar, error_herramienta, llamar, rpc, validador
 from tests.solicitudes.factories import persona, tipo_con_etapas
@@ -39,14 +40,8 @@ PREVIA = {
     "token_confirmacion",
     "vence_en",
 }
-RADICADO = {
+RADICADO = REFERENCIA_SOLICITUD | {
     "radicado",
-    "numero_radicado",
-    "id_solicitud",
-    "enlace",
-    "url",
-    "tipo",
-    "estado",
     "etapa_actual",
     "solicitante",
     "asunto",

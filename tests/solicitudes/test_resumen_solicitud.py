@@ -17,21 +17,16 @@ from django.utils import timezone
 from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import CampoFormulario, Comentario, Tarea
+from tests.busqueda import REFERENCIA_SOLICITUD
 from tests.factories import AreaFactory, GroupFactory, UserFactory
-from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
+from tests.mcp_cliente import error_herramienta, llamar, no_encontrado_igual, rpc, validador
 from tests.solicitudes.factories import persona, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db
 
 USAR = "mcp.asistente.usar"
 FECHA = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$")
-BASICOS = {
-    "numero_radicado",
-    "id_solicitud",
-    "enlace",
-    "url",
-    "tipo",
-    "estado",
+BASICOS = REFERENCIA_SOLICITUD | {
     "estado_visible",
     "etapa_actual",
     "resumen",
@@ -266,11 +261,11 @@ def test_a_role_member_without_request_permissions_still_sees_their_inbox_reques
 
 def test_an_outsider_gets_the_same_answer_as_for_a_missing_request(client, como, escenario):
     cabeceras = como(UserFactory(permisos=[USAR, "solicitudes.bandeja.ver"]))
-    ajena = error_herramienta(
-        _resumen(client, cabeceras, escenario["s"].numero_radicado), "NO_ENCONTRADO"
+    ajena = no_encontrado_igual(
+        lambda numero: _resumen(client, cabeceras, numero),
+        escenario["s"].numero_radicado,
+        "SOL-1999-000001",
     )
-    inexistente = error_herramienta(_resumen(client, cabeceras, "SOL-1999-000001"), "NO_ENCONTRADO")
-    assert ajena == inexistente
     assert ajena["encontrado"] is False
 
 
