@@ -58,7 +58,7 @@ def claves(digest: str) -> list[str]:
 def prever(digest: str) -> tuple[list[str], tuple[int, ...] | None]:
     """For hub.precarga: the cache keys a lookup of this digest reads, and (credential id, user
     id) if this process has resolved it before (None otherwise)."""
-    return claves(digest), _VISTAS.get(digest)
+    return claves(digest), recordado(digest)
 
 
 def recordar(digest: str, vista: tuple[int, ...]) -> None:
