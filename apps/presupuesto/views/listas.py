@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from django.contrib.auth.decorators import login_required
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.views.decorators.http import require_safe
 from rest_framework import serializers
 
@@ -153,12 +152,7 @@ def _lista(request: HttpRequest, lista: Lista) -> HttpResponse:
                 return modelo.objects.filter(pk__in=ids).select_related(*lista.relaciones)
 
             pagina = listas.paginar(qs, lectura, cargar)
-    return render(
-        request,
-        lista.plantilla,
-        listas.contexto(lectura, pagina, titulo=lista.titulo),
-        status=200 if lectura.valida else 400,
-    )
+    return listas.responder(request, lista.plantilla, lectura, pagina, titulo=lista.titulo)
 
 
 @login_required
