@@ -20,6 +20,7 @@ CAMPOS = {
     "tipo": "tipo",
     "desde": "desde",
     "hasta": "hasta",
+    "alcance": "alcance",
 }
 ETIQUETAS = {
     "texto": "Buscar (número, resumen o tipo)",
@@ -58,11 +59,10 @@ def lista(request: HttpRequest) -> HttpResponse:
     """The person's requests (or all they may see), searched, filtered, sorted and paged."""
     usuario = request.user
     ve_todas = usuario.has_perm(PERMISO_TODAS)
-    campos = {**CAMPOS, "alcance": "alcance"}
     lectura = listas.leer(
         request.GET,
         ArgsBuscarSolicitudes,
-        campos=campos,
+        campos=CAMPOS,
         etiquetas=ETIQUETAS,
         ordenes=ORDENES,
         opciones={
