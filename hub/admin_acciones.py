@@ -191,11 +191,12 @@ class AdminConAcciones(admin.ModelAdmin):
             if accion.disponible(objeto) and self.puede(request, accion)
         ]
 
-    def change_view(self, request: HttpRequest, object_id, form_url="", extra_context=None):
-        contexto = dict(extra_context or {})
-        objeto = self.get_object(request, unquote(object_id))
-        contexto["acciones_objeto"] = self.botones(request, objeto) if objeto else []
-        return super().change_view(request, object_id, form_url, contexto)
+    def render_change_form(
+        self, request: HttpRequest, context, add=False, change=False, form_url="", obj=None
+    ):
+        # The object Django already read for the page: its buttons cost no second read.
+        context["acciones_objeto"] = self.botones(request, obj) if obj is not None else []
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def accion_view(self, request: HttpRequest, object_id: str, accion: AccionDeObjeto):
         """GET: what will happen, and the reason when one is needed. POST: do it, once."""

@@ -15,7 +15,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.db import models
-from django.http import QueryDict
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import render
 from rest_framework import serializers
 
 from hub.busqueda import total_y_pagina
@@ -265,3 +266,15 @@ def contexto(lectura: Lectura, pagina: Pagina | None, **extra: Any) -> dict[str,
         "pagina": pagina,
         **extra,
     }
+
+
+def responder(
+    request: HttpRequest, plantilla: str, lectura: Lectura, pagina: Pagina | None, **extra: Any
+) -> HttpResponse:
+    """The list page: 200 with its page, or 400 with the form's refusals when a filter was wrong."""
+    return render(
+        request,
+        plantilla,
+        contexto(lectura, pagina, **extra),
+        status=200 if lectura.valida else 400,
+    )

@@ -4,7 +4,6 @@ shows anyone), with type, process and publication-date filters."""
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.views.decorators.http import require_safe
 from rest_framework import serializers
 
@@ -67,9 +66,6 @@ def lista(request: HttpRequest) -> HttpResponse:
     pagina = None
     if lectura.valida:
         pagina = listas.paginar(documentos_vigentes(**lectura.datos), lectura, _cargar)
-    return render(
-        request,
-        "calidad/lista.html",
-        listas.contexto(lectura, pagina, titulo="Documentos del sistema de calidad"),
-        status=200 if lectura.valida else 400,
+    return listas.responder(
+        request, "calidad/lista.html", lectura, pagina, titulo="Documentos del sistema de calidad"
     )

@@ -17,7 +17,7 @@ from django.utils.text import capfirst
 from apps.firmas import qr, services
 from apps.firmas.models import Firma
 from hub.admin_acciones import AccionDeObjeto, AdminConAcciones
-from hub.sitio_admin import columna_fecha, con_titulo
+from hub.sitio_admin import columna_corta, columna_fecha, con_titulo
 
 _PREFIJO_TOKEN = re.compile(r"^[0-9a-fA-F-]{4,36}$")
 
@@ -157,10 +157,7 @@ class FirmaAdmin(AdminConAcciones):
     def token_corto(self, firma: Firma) -> str:
         return str(firma.token)[:8]
 
-    @admin.display(description="firmante", ordering="firmante")
-    def firmante_corto(self, firma: Firma) -> str:
-        texto = firma.firmante
-        return texto if len(texto) <= 40 else texto[:39] + "…"
+    firmante_corto = columna_corta("firmante", "firmante", 40)
 
     @admin.display(description="documento")
     def documento_visible(self, firma: Firma) -> str:

@@ -144,7 +144,7 @@ class SolicitudAdmin(admin.ModelAdmin):
     columnas_telefono = ("numero_visible", "tipo", "estado")
     radicada = columna_fecha("fecha_radicacion", "radicada", solo_dia=True)
     list_filter = ("estado", "tipo", "area", "fecha_radicacion")
-    list_select_related = ("tipo", "etapa_actual", "area", "solicitante")
+    list_select_related = ("tipo", "etapa_actual", "area")
     search_fields = ("numero_radicado", "resumen")
     search_help_text = "Número de radicado o palabras del resumen (sin importar tildes)."
     date_hierarchy = "fecha_radicacion"
@@ -226,10 +226,6 @@ class SolicitudAdmin(admin.ModelAdmin):
     @admin.display(description="área", ordering="area__sigla")
     def area_sigla(self, obj: Solicitud) -> str:
         return obj.area.sigla
-
-    @admin.display(description="solicitante")
-    def solicitante_visible(self, obj: Solicitud) -> str:
-        return obj.nombre_visible_solicitante
 
     @admin.display(description="enlace")
     def enlace(self, obj: Solicitud) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from apps.solicitudes.herramientas.buscar import PERMISO_TODAS, ArgsBuscarSolicitudes
@@ -21,6 +20,7 @@ CAMPOS = {
     "tipo": "tipo",
     "desde": "desde",
     "hasta": "hasta",
+    "alcance": "alcance",
 }
 ETIQUETAS = {
     "texto": "Buscar (número, resumen o tipo)",
@@ -59,11 +59,10 @@ def lista(request: HttpRequest) -> HttpResponse:
     """The person's requests (or all they may see), searched, filtered, sorted and paged."""
     usuario = request.user
     ve_todas = usuario.has_perm(PERMISO_TODAS)
-    campos = {**CAMPOS, "alcance": "alcance"}
     lectura = listas.leer(
         request.GET,
         ArgsBuscarSolicitudes,
-        campos=campos,
+        campos=CAMPOS,
         etiquetas=ETIQUETAS,
         ordenes=ORDENES,
         opciones={
@@ -78,9 +77,6 @@ def lista(request: HttpRequest) -> HttpResponse:
     pagina = None
     if lectura.valida:
         pagina = listas.paginar(solicitudes_filtradas(usuario, lectura.datos), lectura, _cargar)
-    return render(
-        request,
-        "solicitudes/lista.html",
-        listas.contexto(lectura, pagina, titulo="Solicitudes"),
-        status=200 if lectura.valida else 400,
+    return listas.responder(
+        request, "solicitudes/lista.html", lectura, pagina, titulo="Solicitudes"
     )

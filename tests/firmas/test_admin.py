@@ -242,3 +242,24 @@ def test_staff_without_change_permission_has_no_annul_action(client, area_firmab
     )
     firma.refresh_from_db()
     assert firma.anulada is False
+
+
+def test_the_list_costs_the_same_queries_whatever_its_rows(
+    admin_client, area_firmable, documento_calidad_firmable
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    firmar(area_firmable)
+    firmar(documento_calidad_firmable)
+    admin_client.get(LISTA)  # sessions and content types warm
+    with CaptureQueriesContext(connection) as pocas:
+        assert admin_client.get(LISTA).status_code == 200
+    for _ in range(3):
+        firmar(area_firmable)
+        firmar(documento_calidad_firmable)
+    with CaptureQueriesContext(connection) as muchas:
+        r = admin_client.get(LISTA)
+    # Each row's document comes from one query per document type, never one per row.
+    assert len(_filas(r.content.decode())) == 8
+    assert len(muchas) == len(pocas)

@@ -79,3 +79,22 @@ def test_staff_who_may_only_view_signatures_cannot_annul(client, area_firmable):
     r = client.post(f"/admin/firmas/firma/{firma.pk}/anular/", {"motivo": "Un motivo."})
     assert r.status_code == 403
     assert Firma.objects.get(pk=firma.pk).anulada is False
+
+
+def test_the_signature_page_reads_its_signature_once(administra, area_firmable):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    firma = firmar(area_firmable)
+    administra.get(f"/admin/firmas/firma/{firma.pk}/change/")  # sessions and content types warm
+    with CaptureQueriesContext(connection) as consultas:
+        html = administra.get(f"/admin/firmas/firma/{firma.pk}/change/").content.decode()
+    # The buttons are drawn from the object Django read for the page, not from a second read.
+    assert f'href="/admin/firmas/firma/{firma.pk}/anular/" class="accion-objeto"' in html
+    tabla = Firma._meta.db_table
+    lecturas = [
+        q["sql"]
+        for q in consultas
+        if q["sql"].startswith("SELECT") and f'FROM "{tabla}"' in q["sql"]
+    ]
+    assert len(lecturas) == 1, lecturas

@@ -9,9 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import F
+from django.db.models import F, Model, QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.views.decorators.http import require_safe
 from rest_framework import serializers
 
@@ -45,8 +44,13 @@ class FiltrosPaa(FiltrosPresupuesto):
     estado = serializers.ChoiceField(choices=EstadoLinea.choices, required=False)
 
 
-CAMPOS = {"texto": listas.PARAM_TEXTO, "estado": "estado", "area": "area"}
-CAMPOS_FECHAS = {"desde": "desde", "hasta": "hasta"}
+CAMPOS = {
+    "texto": listas.PARAM_TEXTO,
+    "estado": "estado",
+    "area": "area",
+    "desde": "desde",
+    "hasta": "hasta",
+}
 POR_NUMERO = (
     listas.Orden("-numero", "Número, de mayor a menor", ("-numero", "-pk")),
     listas.Orden("numero", "Número, de menor a mayor", ("numero", "pk")),
@@ -70,6 +74,7 @@ class Lista:
     """What differs between the three budget lists."""
 
     clase: str
+    modelo: type[Model]
     titulo: str
     plantilla: str
     filtros: type[FiltrosPresupuesto]
@@ -77,10 +82,15 @@ class Lista:
     relaciones: tuple[str, ...]
     etiquetas: dict[str, str]
 
+    def cargar(self, ids: list[int]) -> QuerySet:
+        """A page's rows with what the template shows of them."""
+        return self.modelo.objects.filter(pk__in=ids).select_related(*self.relaciones)
+
 
 _ETIQUETAS = {"estado": "Estado", "area": "Área"}
 CDP = Lista(
     "cdp",
+    Cdp,
     "Certificados de disponibilidad (CDP)",
     "presupuesto/lista_cdp.html",
     FiltrosCdp,
@@ -95,6 +105,7 @@ CDP = Lista(
 )
 RP = Lista(
     "rp",
+    Rp,
     "Registros presupuestales (RP)",
     "presupuesto/lista_rp.html",
     FiltrosRp,
@@ -109,6 +120,7 @@ RP = Lista(
 )
 PAA = Lista(
     "paa",
+    LineaPaa,
     "Líneas del plan anual de adquisiciones (PAA)",
     "presupuesto/lista_paa.html",
     FiltrosPaa,
@@ -126,7 +138,6 @@ PAA = Lista(
         "hasta": "Inicio hasta",
     },
 )
-MODELOS = {"cdp": Cdp, "rp": Rp, "paa": LineaPaa}
 
 
 def _lista(request: HttpRequest, lista: Lista) -> HttpResponse:
@@ -134,7 +145,7 @@ def _lista(request: HttpRequest, lista: Lista) -> HttpResponse:
     lectura = listas.leer(
         request.GET,
         lista.filtros,
-        campos={**CAMPOS, **CAMPOS_FECHAS},
+        campos=CAMPOS,
         etiquetas=lista.etiquetas,
         ordenes=lista.ordenes,
         opciones={"area": areas_visibles(usuario)},
@@ -147,18 +158,8 @@ def _lista(request: HttpRequest, lista: Lista) -> HttpResponse:
         except FiltroInvalido as error:
             lectura.marcar_error(error.campo, error.mensaje)
         else:
-            modelo = MODELOS[lista.clase]
-
-            def cargar(ids: list[int]):
-                return modelo.objects.filter(pk__in=ids).select_related(*lista.relaciones)
-
-            pagina = listas.paginar(qs, lectura, cargar)
-    return render(
-        request,
-        lista.plantilla,
-        listas.contexto(lectura, pagina, titulo=lista.titulo),
-        status=200 if lectura.valida else 400,
-    )
+            pagina = listas.paginar(qs, lectura, lista.cargar)
+    return listas.responder(request, lista.plantilla, lectura, pagina, titulo=lista.titulo)
 
 
 @login_required
