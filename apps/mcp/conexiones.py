@@ -20,11 +20,12 @@ from oauth2_provider.models import (
     get_refresh_token_model,
 )
 
+from apps.autorizacion.accesos import ALCANCE_ESCRIBIR, ALCANCE_LEER
 from apps.cuentas.models import User
 
 USO_MINIMO = timedelta(milliseconds=1)
 # Shown in this order, whatever order a client asked for them.
-ALCANCES = ("asistente:leer", "asistente:escribir")
+ALCANCES = (ALCANCE_LEER, ALCANCE_ESCRIBIR)
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class Conexion:
 
     @property
     def escribe(self) -> bool:
-        return "asistente:escribir" in self.alcances
+        return ALCANCE_ESCRIBIR in self.alcances
 
 
 def _ordenados(alcances: set[str]) -> tuple[str, ...]:
