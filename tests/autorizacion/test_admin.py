@@ -15,6 +15,7 @@ from oauth2_provider.models import Grant
 from apps.autorizacion import accesos
 from apps.autorizacion.models import Aplicacion
 from tests.autorizacion.factories import emitir_token, nueva_aplicacion
+from tests.autorizacion.flujo import Pedido
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -59,10 +60,14 @@ def test_the_list_shows_name_redirect_hosts_origin_dates_and_people_connected(ad
 
 def test_marking_verified_shows_on_the_consent_page(administra):
     app = nueva_aplicacion()
+    consentimiento = Pedido(client_id=app.client_id).url()
+    assert "No verificada" in administra.get(consentimiento).content.decode()
     r = _accion(administra, "verificar", app)
     assert "Aplicaciones marcadas como verificadas: 1." in r.content.decode()
     app.refresh_from_db()
     assert app.verificada
+    html = administra.get(consentimiento).content.decode()
+    assert "No verificada" not in html and "Verificada" in html
 
 
 def test_disabling_a_client_stops_its_cached_tokens_at_once(administra):
