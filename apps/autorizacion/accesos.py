@@ -26,7 +26,6 @@ from apps.autorizacion import tokens
 from apps.autorizacion.models import Aplicacion, TokenAcceso
 from apps.cuentas.models import User
 from apps.mcp import identidades
-from apps.mcp.models import AjustesAsistente
 from apps.solicitudes.models.bandeja import ids_roles
 from hub import coherencia
 from hub.singleton import claves_versionado, guardar_versionado, leer_versionado
@@ -63,9 +62,7 @@ class AccesoOAuth:
 
     def vigente(self, ahora: datetime | None = None) -> bool:
         """Not expired, and its client usable now (not disabled, OAuth on, verified if asked)."""
-        return self.vence > (ahora or timezone.now()) and self.aplicacion.usable_ahora(
-            AjustesAsistente.cargar()
-        )
+        return self.vence > (ahora or timezone.now()) and self.aplicacion.usable_ahora()
 
     def para_recurso(self, recurso: str) -> bool:
         """RFC 8707: issued for this resource (every token names one: the MCP one by default)."""

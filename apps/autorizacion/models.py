@@ -21,16 +21,15 @@ from oauth2_provider.models import (
 )
 
 from apps.autorizacion import redirecciones
+from apps.autorizacion.apps import VERBOS
 from apps.mcp.models import AjustesAsistente
 from hub.texto import limpiar
-
-_VERBOS = {"add": "agregar", "change": "cambiar", "delete": "eliminar", "view": "ver"}
 
 
 def _permisos(modelo: str, plural: str, acciones: tuple[str, ...]) -> list[tuple[str, str]]:
     """Django's default permissions (same codenames), named in Spanish: Django would name them
     "Can add …" from the model's name, and the library's models have English names."""
-    return [(f"{accion}_{modelo}", f"Puede {_VERBOS[accion]} {plural}") for accion in acciones]
+    return [(f"{accion}_{modelo}", f"Puede {VERBOS[accion]} {plural}") for accion in acciones]
 
 
 def nombre_limpio(texto: str | None) -> str:

@@ -8,16 +8,12 @@ minute. The library's `cleartokens` is not used: it does not know the administra
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
-from apps.mcp.models import AjustesAsistente
+from apps.autorizacion.servidor import vigencia_refresco
 from hub.retencion import PURGAS, Purga
-
-
-def _vida_refresco() -> timedelta:
-    return timedelta(days=AjustesAsistente.cargar().oauth_refresco_dias)
 
 
 @PURGAS.agregar
@@ -25,7 +21,7 @@ def tokens_de_refresco(ahora: datetime) -> Purga:
     return Purga(
         "tokens de refresco OAuth vencidos",
         "borrados",
-        RefreshToken.objects.filter(created__lt=ahora - _vida_refresco()),
+        RefreshToken.objects.filter(created__lt=ahora - vigencia_refresco()),
     )
 
 
@@ -34,7 +30,7 @@ def tokens_de_acceso(ahora: datetime) -> Purga:
     return Purga(
         "tokens de acceso OAuth vencidos",
         "borrados",
-        AccessToken.objects.filter(expires__lt=ahora - _vida_refresco()),
+        AccessToken.objects.filter(expires__lt=ahora - vigencia_refresco()),
     )
 
 

@@ -16,8 +16,11 @@ from apps.mcp import services as servicios_asistente
 def marcar_verificadas(*, ids: list[int], verificada: bool = True) -> int:
     """Mark clients as verified (or not) by an administrator."""
     with transaction.atomic():
-        cuantas = Aplicacion.objects.filter(pk__in=ids).exclude(verificada=verificada)
-        cuantas = cuantas.update(verificada=verificada)
+        cuantas = (
+            Aplicacion.objects.filter(pk__in=ids)
+            .exclude(verificada=verificada)
+            .update(verificada=verificada)
+        )
         accesos.olvidar()
     return cuantas
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.conf import settings
 from django.utils import timezone
 from oauth2_provider.models import Grant
 from oauth2_provider.oauth2_validators import OAuth2Validator
@@ -25,12 +24,8 @@ from oauthlib.oauth2 import WebApplicationServer
 from oauthlib.oauth2.rfc6749 import errors
 
 from apps.autorizacion import canjes
+from apps.mcp import recurso
 from apps.mcp.models import AjustesAsistente
-
-
-def recurso_mcp() -> str:
-    """The MCP endpoint's public URL: the resource every token is bound to by default."""
-    return f"{settings.HUB_URL_PUBLICA}/mcp/api/mcp"
 
 
 def vigencia_acceso(request=None) -> int:
@@ -51,7 +46,7 @@ class Validador(OAuth2Validator):
             return False
         emitido = request.refresh_token_instance.created
         if not getattr(request, "resource", None) and not request.refresh_token_instance.resource:
-            request.resource = [recurso_mcp()]  # as for a code (every token names its resource)
+            request.resource = [recurso.url_recurso()]  # as for a code: every token names one
         return emitido + vigencia_refresco() > timezone.now()
 
     def validate_code(self, client_id, code, client, request, *args, **kwargs) -> bool:
@@ -65,7 +60,7 @@ class Validador(OAuth2Validator):
             .values_list("resource", flat=True)
             .first()
         ):
-            request.resource = [recurso_mcp()]
+            request.resource = [recurso.url_recurso()]
         return True
 
     def save_bearer_token(self, token, request, *args, **kwargs):

@@ -26,11 +26,6 @@ def generar_refresco(request=None) -> str:
     return secretos.generar(PREFIJO_REFRESCO)
 
 
-def es_de_acceso(valor: str) -> bool:
-    """True for a string that claims to be an OAuth access token (its prefix alone)."""
-    return valor.startswith(PREFIJO_ACCESO)
-
-
 def bien_formado(valor: str, prefijo: str = PREFIJO_ACCESO) -> bool:
     """True when the token has this prefix, the right length, alphabet and checksum."""
     return secretos.bien_formado(valor, prefijo)

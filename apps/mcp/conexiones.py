@@ -20,11 +20,12 @@ from oauth2_provider.models import (
     get_refresh_token_model,
 )
 
+from apps.autorizacion.accesos import ALCANCE_ESCRIBIR, ALCANCE_LEER
 from apps.cuentas.models import User
 
 USO_MINIMO = timedelta(milliseconds=1)
 # Shown in this order, whatever order a client asked for them.
-ALCANCES = ("asistente:leer", "asistente:escribir")
+ALCANCES = (ALCANCE_LEER, ALCANCE_ESCRIBIR)
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class Conexion:
 
     @property
     def escribe(self) -> bool:
-        return "asistente:escribir" in self.alcances
+        return ALCANCE_ESCRIBIR in self.alcances
 
 
 def _ordenados(alcances: set[str]) -> tuple[str, ...]:
@@ -54,25 +55,23 @@ def conexiones_de(usuario: User) -> list[Conexion]:
     ahora = timezone.now()
     Acceso = get_access_token_model()
     Refresco = get_refresh_token_model()
-    vivos_acceso = Acceso.objects.filter(user=usuario, expires__gt=ahora)
-    vivos_refresco = Refresco.objects.filter(user=usuario, revoked__isnull=True)
-    ids = set(vivos_acceso.values_list("application_id", flat=True)) | set(
-        vivos_refresco.values_list("application_id", flat=True)
-    )
-    ids.discard(None)
+    # The live tokens name both the clients and their scopes (a refresh token's through its
+    # access token, which it may have lost).
+    vivos = [
+        *Acceso.objects.filter(user=usuario, expires__gt=ahora).values_list(
+            "application_id", "scope"
+        ),
+        *Refresco.objects.filter(user=usuario, revoked__isnull=True).values_list(
+            "application_id", "access_token__scope"
+        ),
+    ]
+    alcances: dict[int, set[str]] = {}
+    for app_id, scope in vivos:
+        if app_id is not None:
+            alcances.setdefault(app_id, set()).update((scope or "").split())
+    ids = set(alcances)
     if not ids:
         return []
-    alcances: dict[int, set[str]] = {i: set() for i in ids}
-    for app_id, scope in vivos_acceso.filter(application_id__in=ids).values_list(
-        "application_id", "scope"
-    ):
-        alcances[app_id].update(scope.split())
-    for app_id, scope in (
-        vivos_refresco.filter(application_id__in=ids)
-        .exclude(access_token__isnull=True)
-        .values_list("application_id", "access_token__scope")
-    ):
-        alcances[app_id].update((scope or "").split())
     primeras = dict(
         Refresco.objects.filter(user=usuario, application_id__in=ids)
         .values_list("application_id")

@@ -9,7 +9,7 @@ from oauth2_provider.models import AccessToken, RefreshToken, set_token_value
 
 from apps.autorizacion import tokens
 from apps.autorizacion.models import Aplicacion
-from apps.autorizacion.servidor import recurso_mcp
+from apps.mcp import recurso
 
 REDIRECCION = "http://127.0.0.1:33418/callback"
 
@@ -43,7 +43,7 @@ def emitir_token(
         application=aplicacion,
         scope=alcances,
         expires=timezone.now() + timedelta(seconds=segundos),
-        resource=[recurso_mcp()] if recursos is None else recursos,
+        resource=[recurso.url_recurso()] if recursos is None else recursos,
     )
     set_token_value(acceso, secreto)
     acceso.save()

@@ -3,17 +3,25 @@ verification, disabling (its tokens stop at once), the switches, and Spanish thr
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.models import Permission
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from oauth2_provider.models import Grant
 
 from apps.autorizacion import accesos
 from apps.autorizacion.models import Aplicacion
 from tests.autorizacion.factories import emitir_token, nueva_aplicacion
+from tests.autorizacion.flujo import Pedido
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
 LISTA = "/admin/autorizacion/aplicacion/"
+CODIGOS = "/admin/autorizacion/codigoautorizacion/"
 
 
 @pytest.fixture
@@ -52,10 +60,14 @@ def test_the_list_shows_name_redirect_hosts_origin_dates_and_people_connected(ad
 
 def test_marking_verified_shows_on_the_consent_page(administra):
     app = nueva_aplicacion()
+    consentimiento = Pedido(client_id=app.client_id).url()
+    assert "No verificada" in administra.get(consentimiento).content.decode()
     r = _accion(administra, "verificar", app)
     assert "Aplicaciones marcadas como verificadas: 1." in r.content.decode()
     app.refresh_from_db()
     assert app.verificada
+    html = administra.get(consentimiento).content.decode()
+    assert "No verificada" not in html and "Verificada" in html
 
 
 def test_disabling_a_client_stops_its_cached_tokens_at_once(administra):
@@ -137,3 +149,28 @@ def test_the_oauth_switches_are_in_the_assistant_settings(administra):
         "Vigencia del token de refresco OAuth (días)",
     ):
         assert texto in html, texto
+
+
+def _codigo(persona, app, codigo: str) -> None:
+    Grant.objects.create(
+        user=persona,
+        application=app,
+        code=codigo,
+        expires=timezone.now() + timedelta(minutes=1),
+        redirect_uri=app.redirect_uris,
+        scope="asistente:leer",
+    )
+
+
+def test_the_codes_list_costs_the_same_queries_for_one_code_or_many(administra):
+    _codigo(UserFactory(username="ana_cod"), nueva_aplicacion("Uno"), "c1")
+    administra.get(CODIGOS)  # the first page of a run fills caches of its own
+    with CaptureQueriesContext(connection) as uno:
+        assert administra.get(CODIGOS).status_code == 200
+    for i in range(2, 5):
+        persona = UserFactory(username=f"p_cod{i}")
+        _codigo(persona, nueva_aplicacion(f"App {i}"), f"c{i}")
+    with CaptureQueriesContext(connection) as varios:
+        html = administra.get(CODIGOS).content.decode()
+    assert "App 4" in html and str(persona) in html
+    assert len(varios) == len(uno)

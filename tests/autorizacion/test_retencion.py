@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
-from oauth2_provider.models import AccessToken, RefreshToken
+from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
+from apps.mcp.models import AjustesAsistente
 from tests.autorizacion.factories import emitir_token, nueva_aplicacion
 from tests.factories import UserFactory
 
@@ -29,3 +30,36 @@ def test_tokens_past_the_refresh_lifetime_are_purged_and_live_ones_kept():
     assert "tokens de refresco OAuth vencidos" in salida.getvalue()
     assert list(AccessToken.objects.values_list("pk", flat=True)) == [vivo.pk]
     assert list(RefreshToken.objects.values_list("access_token", flat=True)) == [vivo.pk]
+
+
+def test_the_purge_follows_the_administrators_refresh_lifetime_not_a_fixed_one():
+    ajustes = AjustesAsistente.fila()
+    ajustes.oauth_refresco_dias = 5
+    ajustes.save()
+    persona = UserFactory(username="beto_retencion")
+    app = nueva_aplicacion()
+    viejo, _, _ = emitir_token(persona, app)
+    reciente, _, _ = emitir_token(persona, app)
+    for fila, dias in ((viejo, 6), (reciente, 4)):
+        hace = timezone.now() - timedelta(days=dias)
+        AccessToken.objects.filter(pk=fila.pk).update(expires=hace)
+        RefreshToken.objects.filter(access_token=fila).update(created=hace)
+    call_command("mantenimiento", stdout=io.StringIO())
+    assert list(AccessToken.objects.values_list("pk", flat=True)) == [reciente.pk]
+    assert list(RefreshToken.objects.values_list("access_token", flat=True)) == [reciente.pk]
+
+
+def test_expired_codes_are_purged_and_live_ones_kept():
+    persona = UserFactory(username="caro_retencion")
+    app = nueva_aplicacion()
+    for codigo, segundos in (("vencido", -1), ("vivo", 60)):
+        Grant.objects.create(
+            user=persona,
+            application=app,
+            code=codigo,
+            expires=timezone.now() + timedelta(seconds=segundos),
+            redirect_uri=app.redirect_uris,
+            scope="asistente:leer",
+        )
+    call_command("mantenimiento", stdout=io.StringIO())
+    assert list(Grant.objects.values_list("code", flat=True)) == ["vivo"]

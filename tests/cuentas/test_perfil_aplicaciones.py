@@ -149,3 +149,27 @@ def test_with_oauth_switched_off_the_help_shows_only_the_headers(navegante):
     html = navegante.get(URL).content.decode()
     assert "conectar-con-inicio" not in html
     assert 'id="config-vscode"' in html
+
+
+def test_the_connections_take_five_queries_however_many_applications(
+    persona, django_assert_num_queries
+):
+    from apps.mcp import conexiones
+
+    solo_acceso = nueva_aplicacion("Solo acceso")
+    nuevo_token_oauth(persona, aplicacion=solo_acceso, alcances="asistente:leer")
+    solo_refresco = nueva_aplicacion("Solo refresco")
+    vencido, _ = nuevo_token_oauth(persona, aplicacion=solo_refresco, segundos=-10)
+    _refresco(vencido)
+    for i in range(3):
+        acceso, _ = nuevo_token_oauth(persona, aplicacion=nueva_aplicacion(f"Ambos {i}"))
+        _refresco(acceso)
+    nuevo_token_oauth(persona, aplicacion=nueva_aplicacion("Vencida"), segundos=-10)
+    with django_assert_num_queries(5):
+        lista = conexiones.conexiones_de(persona)
+    por_nombre = {c.nombre: c.alcances for c in lista}
+    assert por_nombre == {
+        "Solo acceso": ("asistente:leer",),
+        "Solo refresco": ("asistente:leer", "asistente:escribir"),
+        **{f"Ambos {i}": ("asistente:leer", "asistente:escribir") for i in range(3)},
+    }

@@ -39,7 +39,7 @@ HORAS_PICO = 5
 # free text typed by a caller never reaches the report.
 OTRAS = "(no registradas)"
 # OAuth clients name themselves: only the names an administrator verified reach the report; the
-# calls of every other client are pooled under this label (and deleted clients under the next).
+# calls of every other client, deleted ones too, are pooled under this label.
 NO_VERIFICADOS = "(clientes no verificados)"
 
 
@@ -242,20 +242,21 @@ def uso(desde: datetime, hasta: datetime) -> dict[str, Any]:
 def por_cliente(filas) -> list[dict[str, Any]]:
     """Calls made with an OAuth token, by client: verified ones by name, the rest pooled (one
     GROUP BY; the name is the client's current one, and only while it is verified)."""
+    # The client's name while it is verified; None for an unverified or deleted one.
     verificada = get_application_model().objects.filter(pk=OuterRef("cliente_id"), verificada=True)
     grupos = (
         filas.filter(cliente_id__isnull=False)
-        .annotate(verificada=Subquery(verificada.values("name")[:1]))
-        .values("cliente_id", "verificada")
+        .annotate(nombre_verificado=Subquery(verificada.values("name")[:1]))
+        .values("cliente_id", "nombre_verificado")
         .annotate(llamadas=Count("id"), errores=Count("id", filter=_ERROR))
         .order_by()
     )
     cuentas: dict[str, Counter[str]] = {}
     for g in grupos:
-        if g["verificada"] is None:
+        if g["nombre_verificado"] is None:
             nombre = NO_VERIFICADOS
         else:
-            nombre = g["verificada"] or f"Cliente {g['cliente_id']}"
+            nombre = g["nombre_verificado"] or f"Cliente {g['cliente_id']}"
         cuenta = cuentas.setdefault(nombre, Counter())
         cuenta["llamadas"] += g["llamadas"]
         cuenta["errores"] += g["errores"]
