@@ -4,6 +4,8 @@ from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 from oauth2_provider.apps import DOTConfig
 
+from apps.autorizacion.permisos import VERBOS
+
 # The library's own tables, named in Spanish where Django names their permissions ("Can add
 # access token"): the admin shows the Spanish proxies (apps.autorizacion.models), but these
 # permissions still appear where groups and people get theirs.
@@ -14,7 +16,6 @@ NOMBRES_BIBLIOTECA = {
     "idtoken": "los tokens de identidad",
     "devicegrant": "las autorizaciones de dispositivo",
 }
-VERBOS = {"add": "agregar", "change": "cambiar", "delete": "eliminar", "view": "ver"}
 
 
 def permisos_en_espanol(sender, using: str = "default", **kwargs) -> None:

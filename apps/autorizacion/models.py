@@ -21,7 +21,7 @@ from oauth2_provider.models import (
 )
 
 from apps.autorizacion import redirecciones
-from apps.autorizacion.apps import VERBOS
+from apps.autorizacion.permisos import VERBOS
 from apps.mcp.models import AjustesAsistente
 from hub.texto import limpiar
 
