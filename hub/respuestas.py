@@ -94,11 +94,18 @@ def ok(
 
 
 def error(
-    status: int, code: str | None = None, detalle: str | None = None, **opciones: Any
+    status: int,
+    code: str | None = None,
+    detalle: str | None = None,
+    *,
+    campos: Mapping[str, list[str]] | None = None,
+    headers: Mapping[str, str] | None = None,
+    message: str | None = None,
 ) -> RespuestaJSON:
     """An error envelope: {success: false, error: {code, detalle, campos?}, message}."""
-    # `opciones` are ErrorAPI's (campos, headers, message): declared and checked once, there.
-    return respuesta_de_error(ErrorAPI(status, code, detalle, **opciones))
+    return respuesta_de_error(
+        ErrorAPI(status, code, detalle, campos=campos, headers=headers, message=message)
+    )
 
 
 def respuesta_de_error(exc: ErrorAPI) -> RespuestaJSON:
