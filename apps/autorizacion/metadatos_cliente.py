@@ -3,10 +3,12 @@
 Ours, not the library's: django-oauth-toolkit parses registration metadata only in private helpers
 of its own view (issue 24: no coupling to a library's internals; docs/decisiones.md, "OAuth").
 The hub accepts less than the library would: redirect URIs that are https or loopback http, the
-authorization_code grant (with refresh_token) and nothing else, a client_name that is text. A
-field sent as null is a field not sent (RFC 7591 section 2), and metadata the hub does not use
-(client_uri, scope, response_types...) is ignored. Every refusal carries its RFC 7591 error code
-and a description for people, in Spanish, that names the RFC fields and never the model's.
+authorization_code grant (with refresh_token) and its `code` response type and nothing else, a
+client_name that is text. A field sent as null is a field not sent (RFC 7591 section 2), a
+grant or response type sent twice counts once (section 3.2.1 lets the server replace what was
+asked), and metadata the hub does not use (client_uri, scope...) is ignored. Every refusal
+carries its RFC 7591 error code and a description for people, in Spanish, that names the RFC
+fields and never the model's.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ METODO_POR_DEFECTO = "client_secret_basic"
 # refresh_token rides along with authorization_code: it is not a flow of its own.
 FLUJOS = frozenset({"authorization_code"})
 ACOMPANANTES = frozenset({"refresh_token"})
+# RFC 7591 section 2.1: `code` is authorization_code's response type, and the only one here.
+TIPOS_RESPUESTA = ("code",)
 # The model fields a registration fills, under the names the client sent them with.
 NOMBRES_RFC = {"redirect_uris": "redirect_uris", "name": "client_name"}
 
@@ -53,6 +57,7 @@ class Metadatos:
     redirect_uris: tuple[str, ...]
     nombre: str
     metodo: str  # token_endpoint_auth_method
+    tipos_respuesta: tuple[str, ...]  # response_types, echoed as registered
 
     def campos(self) -> dict[str, str]:
         """The Aplicacion fields they fill: a client with no secret ("none") is public."""
@@ -75,7 +80,8 @@ def leer(cuerpo: bytes) -> Metadatos:
         raise MetadatosInvalidos("El cuerpo debe ser un objeto JSON con los metadatos del cliente.")
     datos = {campo: valor for campo, valor in datos.items() if valor is not None}
     uris = _redirecciones(datos.get("redirect_uris", []))
-    _flujos(datos.get("grant_types", ["authorization_code"]))
+    flujos = _flujos(datos.get("grant_types", ["authorization_code"]))
+    tipos = _tipos_respuesta(datos.get("response_types", list(TIPOS_RESPUESTA)), flujos)
     if not uris:
         raise MetadatosInvalidos(
             "Falta redirect_uris: el flujo authorization_code necesita al menos una dirección "
@@ -91,7 +97,7 @@ def leer(cuerpo: bytes) -> Metadatos:
     nombre = datos.get("client_name", "")
     if not isinstance(nombre, str):
         raise MetadatosInvalidos("client_name debe ser texto.")
-    return Metadatos(redirect_uris=uris, nombre=nombre, metodo=metodo)
+    return Metadatos(redirect_uris=uris, nombre=nombre, metodo=metodo, tipos_respuesta=tipos)
 
 
 def _redirecciones(uris: object) -> tuple[str, ...]:
@@ -104,11 +110,33 @@ def _redirecciones(uris: object) -> tuple[str, ...]:
     return tuple(uris)
 
 
-def _flujos(flujos: object) -> None:
+def _flujos(flujos: object) -> frozenset[str]:
     if not isinstance(flujos, list) or not all(isinstance(f, str) for f in flujos):
         raise MetadatosInvalidos("grant_types debe ser una lista de textos.")
-    if set(flujos) - ACOMPANANTES != FLUJOS:
+    # A set: a grant type sent twice is registered once.
+    pedidos = frozenset(flujos)
+    if pedidos - ACOMPANANTES != FLUJOS:
         raise MetadatosInvalidos("Solo se admite el flujo authorization_code (con refresh_token).")
+    return pedidos
+
+
+def _tipos_respuesta(tipos: object, flujos: frozenset[str]) -> tuple[str, ...]:
+    if not isinstance(tipos, list) or not all(isinstance(t, str) for t in tipos):
+        raise MetadatosInvalidos("response_types debe ser una lista de textos.")
+    if not set(tipos) <= set(TIPOS_RESPUESTA):
+        # "token", "id_token", hybrids like "code token", "none": flows this server has not.
+        raise MetadatosInvalidos(
+            "response_types no admitido: este servidor solo admite code (el flujo "
+            "authorization_code)."
+        )
+    # RFC 7591 2.1: authorization_code goes with code and code with authorization_code. _flujos
+    # already demands authorization_code, so only a list without code (an empty one) fails here.
+    if ("code" in tipos) != ("authorization_code" in flujos):
+        raise MetadatosInvalidos(
+            "response_types debe incluir code: es la respuesta del flujo authorization_code "
+            "(RFC 7591, sección 2.1)."
+        )
+    return tuple(dict.fromkeys(tipos))
 
 
 def rechazo(exc: ValidationError) -> MetadatosInvalidos:

@@ -81,6 +81,68 @@ def test_authorization_code_alone_or_no_grant_types_registers_the_code_flow(clie
     assert r.json()["grant_types"] == ["authorization_code", "refresh_token"]
 
 
+@pytest.mark.parametrize(
+    "grant_types",
+    [
+        ["authorization_code", "authorization_code"],
+        ["authorization_code", "refresh_token", "refresh_token", "authorization_code"],
+    ],
+)
+def test_a_repeated_grant_type_is_collapsed_neither_stored_nor_echoed_twice(client, grant_types):
+    # RFC 7591 3.2.1: the server may replace a requested value; a repeat asks for nothing more.
+    r = registrar(client, grant_types=grant_types, response_types=["code", "code"])
+    assert r.status_code == 201, r.content
+    datos = r.json()
+    assert datos["grant_types"] == ["authorization_code", "refresh_token"]
+    assert datos["response_types"] == ["code"]
+    app = Aplicacion.objects.get(client_id=datos["client_id"])
+    assert app.authorization_grant_type == Aplicacion.GRANT_AUTHORIZATION_CODE
+
+
+@pytest.mark.parametrize(
+    "response_types", ["code", {"code": True}, [1], ["code", None], 7, [["code"]]]
+)
+def test_response_types_that_are_not_a_list_of_text_are_refused(client, response_types):
+    descripcion = _rechazo(registrar(client, response_types=response_types))
+    assert descripcion == "response_types debe ser una lista de textos."
+
+
+@pytest.mark.parametrize(
+    "response_types",
+    [["token"], ["code", "token"], ["code token"], ["id_token"], ["none"], ["CODE"], [""]],
+)
+def test_a_response_type_other_than_code_is_refused_in_spanish(client, response_types):
+    descripcion = _rechazo(registrar(client, response_types=response_types))
+    assert descripcion == (
+        "response_types no admitido: este servidor solo admite code (el flujo authorization_code)."
+    )
+
+
+def test_response_types_without_code_do_not_match_the_authorization_code_grant(client):
+    # RFC 7591 2.1: authorization_code goes with code, and code with authorization_code.
+    descripcion = _rechazo(registrar(client, response_types=[]))
+    assert descripcion == (
+        "response_types debe incluir code: es la respuesta del flujo authorization_code "
+        "(RFC 7591, sección 2.1)."
+    )
+
+
+def test_code_without_the_authorization_code_grant_is_refused(client):
+    r = registrar(client, grant_types=["refresh_token"], response_types=["code"])
+    assert "authorization_code" in _rechazo(r)
+
+
+@pytest.mark.parametrize("response_types", [None, "ausente"])
+def test_no_response_types_registers_code_and_echoes_it(client, response_types):
+    datos = {"redirect_uris": [REDIRECCION], "token_endpoint_auth_method": "none"}
+    if response_types != "ausente":
+        datos["response_types"] = response_types
+    r = _enviar(client, json.dumps(datos))
+    assert r.status_code == 201, r.content
+    assert r.json()["response_types"] == ["code"]
+    assert r.json()["grant_types"] == ["authorization_code", "refresh_token"]
+
+
 @pytest.mark.parametrize("uris", [REDIRECCION, {"a": REDIRECCION}, 5])
 def test_redirect_uris_that_are_not_a_list_are_refused(client, uris):
     assert "redirect_uris" in _rechazo(registrar(client, redirecciones=(), redirect_uris=uris))
