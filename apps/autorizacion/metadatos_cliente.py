@@ -30,6 +30,8 @@ METODO_POR_DEFECTO = "client_secret_basic"
 # refresh_token rides along with authorization_code: it is not a flow of its own.
 FLUJOS = frozenset({"authorization_code"})
 ACOMPANANTES = frozenset({"refresh_token"})
+# What every client gets, whatever subset it named: the metadata document offers the same.
+FLUJOS_REGISTRADOS = ("authorization_code", "refresh_token")
 # RFC 7591 section 2.1: `code` is authorization_code's response type, and the only one here.
 TIPOS_RESPUESTA = ("code",)
 # The model fields a registration fills, under the names the client sent them with.
@@ -107,7 +109,8 @@ def _redirecciones(uris: object) -> tuple[str, ...]:
         # Stored space separated: a URI with whitespace inside would come back as two.
         if not isinstance(uri, str) or uri.split() != [uri] or not redirecciones.permitida(uri):
             raise MetadatosInvalidos(DIRECCIONES_PERMITIDAS, "invalid_redirect_uri")
-    return tuple(uris)
+    # Each once, in the order sent (as grant and response types): a repeat asks for nothing more.
+    return tuple(dict.fromkeys(uris))
 
 
 def _flujos(flujos: object) -> frozenset[str]:

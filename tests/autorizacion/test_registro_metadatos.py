@@ -99,6 +99,29 @@ def test_a_repeated_grant_type_is_collapsed_neither_stored_nor_echoed_twice(clie
     assert app.authorization_grant_type == Aplicacion.GRANT_AUTHORIZATION_CODE
 
 
+def test_a_repeated_redirect_uri_is_kept_once_in_the_order_sent(client):
+    otra = "http://127.0.0.1:9999/otra"
+    r = registrar(client, redirecciones=(REDIRECCION, otra, REDIRECCION, otra))
+    assert r.status_code == 201, r.content
+    datos = r.json()
+    assert datos["redirect_uris"] == [REDIRECCION, otra]
+    app = Aplicacion.objects.get(client_id=datos["client_id"])
+    assert app.redirect_uris.split() == [REDIRECCION, otra]
+
+
+def test_every_value_the_server_metadata_offers_is_accepted_by_registration(client):
+    datos = client.get("/.well-known/oauth-authorization-server").json()
+    for metodo in datos["token_endpoint_auth_methods_supported"]:
+        r = registrar(
+            client,
+            token_endpoint_auth_method=metodo,
+            grant_types=datos["grant_types_supported"],
+            response_types=datos["response_types_supported"],
+        )
+        assert r.status_code == 201, (metodo, r.content)
+        assert r.json()["response_types"] == datos["response_types_supported"]
+
+
 @pytest.mark.parametrize(
     "response_types", ["code", {"code": True}, [1], ["code", None], 7, [["code"]]]
 )
