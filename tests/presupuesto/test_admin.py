@@ -9,6 +9,8 @@ import pytest
 from django.urls import reverse
 
 from apps.presupuesto.models import Cdp, LineaPaa, MovimientoCdp, Rp
+from tests.admin_listas import Columna, columna
+from tests.factories import AreaFactory
 from tests.presupuesto.factories import cdp_expedido, cdp_solicitado, celda, linea, rp_expedido
 
 pytestmark = pytest.mark.django_db
@@ -62,6 +64,19 @@ def test_change_pages_render_with_read_only_balances(admin_client, datos, modelo
         reverse(f"admin:presupuesto_{modelo}_change", args=[datos[clave].pk])
     )
     assert respuesta.status_code == 200
+
+
+@pytest.mark.parametrize("modelo", ["cdp", "lineapaa"])
+def test_the_area_column_shows_the_acronym_and_sorts_by_it(admin_client, modelo):
+    proyecto, oti = celda("5000", area=AreaFactory(sigla="OTI"))
+    _, oap = celda("5000", area=AreaFactory(sigla="OAP"), proyecto=proyecto)
+    for area in (oti, oap):
+        linea(proyecto, area, "900")
+        cdp_expedido(proyecto, area, "100")
+    url = reverse(f"admin:presupuesto_{modelo}_changelist")
+    assert columna(admin_client, url, "area_sigla") == Columna(
+        "Área", ["OAP", "OTI"], ["OTI", "OAP"]
+    )
 
 
 def test_cdp_change_page_shows_balances_but_offers_no_input_for_them(admin_client, datos):
