@@ -245,7 +245,8 @@ class CdpAdmin(AdminDocumento):
     ]
     columnas_telefono = ("numero", "saldo_pesos", "estado")
     list_filter = ["estado", "vigencia", "area", "estado_expedicion"]
-    list_select_related = ["vigencia", "area", "proyecto"]
+    # Only the «área» column reads a related row (the year is joined by the ordering alone).
+    list_select_related = ["area"]
     search_fields = ["numero"]
     search_help_text = "Número, número externo, radicado u objeto (sin importar tildes)."
     autocomplete_fields = ["proyecto", "linea_paa"]
@@ -324,7 +325,7 @@ class RpAdmin(AdminDocumento):
     ]
     columnas_telefono = ("numero", "valor_actual_pesos", "estado")
     list_filter = ["estado", "vigencia", "cdp__area", "estado_expedicion"]
-    list_select_related = ["cdp"]
+    list_select_related = ["cdp"]  # the «cdp» column (its number)
     search_fields = ["numero"]
     search_help_text = "Número, número externo, CDP, beneficiario u objeto."
     autocomplete_fields = ["cdp"]
