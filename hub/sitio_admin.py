@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from django.contrib import admin, messages
 from django.contrib.admin.apps import AdminConfig
 from django.core.exceptions import PermissionDenied
+from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils import timezone
@@ -53,6 +54,24 @@ def columna_corta(campo: str, descripcion: str, maximo: int, *, ordenar: bool = 
     def columna(modeladmin, obj) -> str:
         texto = getattr(obj, campo)
         return texto if len(texto) <= maximo else texto[: maximo - 1] + "…"
+
+    return columna
+
+
+def columna_de(ruta: str, descripcion: str) -> Callable:
+    """A list column (a model admin's method) with the value at `ruta` across relations
+    ("area__sigla" is the area's acronym), sorted by it. The admin selects the related rows
+    (`list_select_related`), or each row costs a query."""
+    campos = ruta.split(LOOKUP_SEP)
+
+    @admin.display(description=descripcion, ordering=ruta)
+    def columna(modeladmin, obj):
+        valor = obj
+        for campo in campos:
+            if valor is None:  # an empty relation on the way: the admin's "—"
+                return None
+            valor = getattr(valor, campo)
+        return valor
 
     return columna
 

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.contrib.admin.utils import unquote
 from django.db.models import Count
 from django.http import HttpRequest
 
@@ -97,13 +96,17 @@ class MensajeContactoAdmin(AdminConAcciones):
         # evidence, so its page is read-only (no "Guardar").
         return obj is None and super().has_change_permission(request)
 
-    def change_view(self, request: HttpRequest, object_id, form_url="", extra_context=None):
+    def render_change_form(
+        self, request: HttpRequest, context, add=False, change=False, form_url="", obj=None
+    ):
         """Opening a message marks it read, when opened by someone who handles messages."""
-        if request.method == "GET" and self.has_change_permission(request):
-            mensaje = self.get_object(request, unquote(object_id))
-            if mensaje is not None and not mensaje.leido:
-                services.marcar_leidos(mensajes=MensajeContacto.objects.filter(pk=mensaje.pk))
-        return super().change_view(request, object_id, form_url, extra_context)
+        # Here, not in change_view: the page's one read of the row is already in `obj`, and its
+        # read-only fields are drawn from `obj` later, when the response renders.
+        abre = obj is not None and request.method == "GET" and not obj.leido
+        if abre and self.has_change_permission(request):
+            services.marcar_leidos(mensajes=MensajeContacto.objects.filter(pk=obj.pk))
+            obj.leido = True
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     recibido = columna_fecha("recibido_en", "recibido")
 

@@ -23,7 +23,7 @@ from apps.solicitudes.models import (
     Tarea,
     TipoSolicitud,
 )
-from hub.sitio_admin import columna_fecha, con_titulo
+from hub.sitio_admin import columna_de, columna_fecha, con_titulo
 
 MASCARA = "•••••• (dato sensible)"
 
@@ -143,6 +143,7 @@ class SolicitudAdmin(admin.ModelAdmin):
     )
     columnas_telefono = ("numero_visible", "tipo", "estado")
     radicada = columna_fecha("fecha_radicacion", "radicada", solo_dia=True)
+    area_sigla = columna_de("area__sigla", "área")
     list_filter = ("estado", "tipo", "area", "fecha_radicacion")
     list_select_related = ("tipo", "etapa_actual", "area")
     search_fields = ("numero_radicado", "resumen")
@@ -222,10 +223,6 @@ class SolicitudAdmin(admin.ModelAdmin):
     @admin.display(description="número", ordering="numero_radicado")
     def numero_visible(self, obj: Solicitud) -> str:
         return format_html('<span class="nowrap">{}</span>', obj.numero_visible)
-
-    @admin.display(description="área", ordering="area__sigla")
-    def area_sigla(self, obj: Solicitud) -> str:
-        return obj.area.sigla
 
     @admin.display(description="enlace")
     def enlace(self, obj: Solicitud) -> str:

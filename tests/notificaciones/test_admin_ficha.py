@@ -4,6 +4,8 @@ button (with its confirmation) marks it attended."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from apps.notificaciones.models import MensajeContacto
@@ -42,6 +44,32 @@ def test_opening_a_message_marks_it_read_and_the_page_has_no_save_buttons(client
     assert "Guardar" not in html
     assert MensajeContacto.objects.get(pk=mensaje.pk).leido is True
     assert MensajeContacto.objects.get(pk=otro.pk).leido is False
+
+
+def test_opening_an_unread_message_reads_its_row_once_and_writes_it_once(client, gestor):
+    mensaje = MensajeContactoFactory()
+    client.force_login(gestor)
+    tabla = MensajeContacto._meta.db_table
+    with CaptureQueriesContext(connection) as capturadas:
+        html = client.get(_ficha(mensaje)).content.decode()
+    sentencias = [q["sql"] for q in capturadas.captured_queries if f'"{tabla}"' in q["sql"]]
+    lecturas = [s for s in sentencias if s.startswith("SELECT")]
+    escrituras = [s for s in sentencias if s.startswith("UPDATE")]
+    assert (len(lecturas), len(escrituras)) == (1, 1)
+    # The page shows the state it left, not the one it found.
+    leido = '<div class="readonly"><img src="/static/admin/img/icon-yes.svg" alt="True"></div>'
+    assert leido in html
+    assert MensajeContacto.objects.get(pk=mensaje.pk).leido is True
+
+
+def test_opening_a_message_already_read_writes_nothing(client, gestor):
+    mensaje = MensajeContactoFactory(leido=True)
+    client.force_login(gestor)
+    tabla = MensajeContacto._meta.db_table
+    with CaptureQueriesContext(connection) as capturadas:
+        assert client.get(_ficha(mensaje)).status_code == 200
+    sentencias = [q["sql"] for q in capturadas.captured_queries if f'"{tabla}"' in q["sql"]]
+    assert [s.split()[0] for s in sentencias] == ["SELECT"]
 
 
 def test_someone_who_may_only_view_reads_without_changing_its_state(client, lector):

@@ -6,9 +6,13 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from apps.presupuesto.models import Cdp, LineaPaa, MovimientoCdp, Rp
+from tests.admin_listas import Columna, columna
+from tests.factories import AreaFactory
 from tests.presupuesto.factories import cdp_expedido, cdp_solicitado, celda, linea, rp_expedido
 
 pytestmark = pytest.mark.django_db
@@ -62,6 +66,66 @@ def test_change_pages_render_with_read_only_balances(admin_client, datos, modelo
         reverse(f"admin:presupuesto_{modelo}_change", args=[datos[clave].pk])
     )
     assert respuesta.status_code == 200
+
+
+@pytest.mark.parametrize("modelo", ["cdp", "lineapaa"])
+def test_the_area_column_shows_the_acronym_and_sorts_by_it(admin_client, modelo):
+    proyecto, oti = celda("5000", area=AreaFactory(sigla="OTI"))
+    _, oap = celda("5000", area=AreaFactory(sigla="OAP"), proyecto=proyecto)
+    for area in (oti, oap):
+        linea(proyecto, area, "900")
+        cdp_expedido(proyecto, area, "100")
+    url = reverse(f"admin:presupuesto_{modelo}_changelist")
+    assert columna(admin_client, url, "area_sigla") == Columna(
+        "Área", ["OAP", "OTI"], ["OTI", "OAP"]
+    )
+
+
+def _documentos(cuantos: int) -> None:
+    """`cuantos` expedited CDP, each of its own project and area, with one RP each."""
+    for _ in range(cuantos):
+        proyecto, area = celda("5000")
+        rp_expedido(cdp_expedido(proyecto, area, "100"), "10")
+
+
+def _consultas(client, url: str) -> list[str]:
+    with CaptureQueriesContext(connection) as capturadas:
+        assert client.get(url).status_code == 200
+    return [q["sql"] for q in capturadas.captured_queries]
+
+
+@pytest.mark.parametrize("modelo", ["cdp", "rp"])
+def test_the_document_list_costs_the_same_queries_with_more_rows(admin_client, modelo):
+    url = reverse(f"admin:presupuesto_{modelo}_changelist")
+    _documentos(1)
+    _consultas(admin_client, url)  # the first admin page also reads the brand into the cache
+    pocas = len(_consultas(admin_client, url))
+    _documentos(4)
+    assert len(_consultas(admin_client, url)) == pocas
+
+
+@pytest.mark.parametrize(
+    ("modelo", "leidas", "unidas"),
+    [
+        # The year joins only to sort (newest year first); the area is the «área» column.
+        ("cdp", {"presupuesto_cdp", "cuentas_area"}, {"presupuesto_vigencia", "cuentas_area"}),
+        # The CDP is the «cdp» column (its number).
+        ("rp", {"presupuesto_rp", "presupuesto_cdp"}, {"presupuesto_vigencia", "presupuesto_cdp"}),
+    ],
+)
+def test_the_document_list_joins_only_what_its_columns_and_order_need(
+    admin_client, modelo, leidas, unidas
+):
+    _documentos(2)
+    url = reverse(f"admin:presupuesto_{modelo}_changelist")
+    (filas,) = [
+        q
+        for q in _consultas(admin_client, url)
+        if q.startswith("SELECT") and f' FROM "presupuesto_{modelo}" ' in q and "ORDER BY" in q
+    ]
+    columnas = filas[: filas.index(" FROM ")]
+    assert set(re.findall(r'"(\w+)"\."\w+"', columnas)) == leidas
+    assert set(re.findall(r'JOIN "(\w+)"', filas)) == unidas
 
 
 def test_cdp_change_page_shows_balances_but_offers_no_input_for_them(admin_client, datos):

@@ -12,6 +12,8 @@ from django.utils import timezone
 
 from apps.solicitudes import services
 from apps.solicitudes.models import Solicitud, Tarea
+from tests.admin_listas import Columna, columna
+from tests.factories import AreaFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -41,6 +43,15 @@ def test_request_list_filters_and_searches_without_accents(admin_client, solicit
     assert list(por_numero.context["cl"].result_list) == [solicitud]
     filtrada = admin_client.get(url, {"estado__exact": "rechazado"})
     assert list(filtrada.context["cl"].result_list) == []
+
+
+def test_the_area_column_shows_the_acronym_and_sorts_by_it(admin_client, flujo):
+    for sigla in ("OTI", "OAP"):
+        Solicitud.objects.filter(pk=flujo.radicar().pk).update(area=AreaFactory(sigla=sigla))
+    url = reverse("admin:solicitudes_solicitud_changelist")
+    assert columna(admin_client, url, "area_sigla") == Columna(
+        "Área", ["OAP", "OTI"], ["OTI", "OAP"]
+    )
 
 
 def test_request_page_masks_sensitive_values_and_shows_participants(admin_client, solicitud):

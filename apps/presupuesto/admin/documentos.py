@@ -12,7 +12,7 @@ from apps.presupuesto.admin.servicio import AdminServicio, FormularioServicio
 from apps.presupuesto.estados import EstadoExpedicion
 from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.models import Cdp, MovimientoCdp, MovimientoRp, Rp
-from hub.sitio_admin import columna_corta, columna_fecha
+from hub.sitio_admin import columna_corta, columna_de, columna_fecha
 
 # Amounts are shown in pesos ("$ 10.400.000,00") through the admins' *_pesos methods.
 SALDOS_CDP = ["valor_inicial_pesos", "valor_actual_pesos", "comprometido_pesos", "saldo_pesos"]
@@ -161,9 +161,7 @@ class AdminDocumento(ConPesos, AdminServicio):
 
     objeto_corto = columna_corta("objeto", "objeto", 60, ordenar=False)
 
-    @admin.display(description="área", ordering="area__sigla")
-    def area_sigla(self, obj):
-        return obj.area.sigla
+    area_sigla = columna_de("area__sigla", "área")
 
     revisar = accion(
         "Pasar a revisión",
@@ -247,7 +245,8 @@ class CdpAdmin(AdminDocumento):
     ]
     columnas_telefono = ("numero", "saldo_pesos", "estado")
     list_filter = ["estado", "vigencia", "area", "estado_expedicion"]
-    list_select_related = ["vigencia", "area", "proyecto"]
+    # Only the «área» column reads a related row (the year is joined by the ordering alone).
+    list_select_related = ["area"]
     search_fields = ["numero"]
     search_help_text = "Número, número externo, radicado u objeto (sin importar tildes)."
     autocomplete_fields = ["proyecto", "linea_paa"]
@@ -326,7 +325,7 @@ class RpAdmin(AdminDocumento):
     ]
     columnas_telefono = ("numero", "valor_actual_pesos", "estado")
     list_filter = ["estado", "vigencia", "cdp__area", "estado_expedicion"]
-    list_select_related = ["cdp"]
+    list_select_related = ["cdp"]  # the «cdp» column (its number)
     search_fields = ["numero"]
     search_help_text = "Número, número externo, CDP, beneficiario u objeto."
     autocomplete_fields = ["cdp"]

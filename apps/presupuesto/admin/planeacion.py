@@ -19,7 +19,7 @@ from apps.presupuesto.models import Actividad, Asignacion, LineaPaa, Proyecto, V
 from apps.presupuesto.models.base import CERO
 from apps.presupuesto.services.celdas import certificado_celda
 from hub.busqueda import filtrar_texto
-from hub.sitio_admin import columna_corta
+from hub.sitio_admin import columna_corta, columna_de
 from hub.texto import MESES
 
 
@@ -261,9 +261,7 @@ class LineaPaaAdmin(AdminServicio):
 
     objeto_corto = columna_corta("objeto", "objeto", 70, ordenar=False)
 
-    @admin.display(description="área", ordering="area__sigla")
-    def area_sigla(self, obj):
-        return obj.area.sigla
+    area_sigla = columna_de("area__sigla", "área")
 
     @admin.display(description="mes", ordering="mes_inicio")
     def mes(self, obj):
