@@ -82,10 +82,12 @@ def test_the_area_column_shows_the_acronym_and_sorts_by_it(admin_client, modelo)
 
 
 def _documentos(cuantos: int) -> None:
-    """`cuantos` expedited CDP, each of its own project and area, with one RP each."""
+    """`cuantos` expedited CDP, each of its own project and area, with one RP and one PAA line
+    each."""
     for _ in range(cuantos):
         proyecto, area = celda("5000")
         rp_expedido(cdp_expedido(proyecto, area, "100"), "10")
+        linea(proyecto, area, "900")
 
 
 def _consultas(client, url: str) -> list[str]:
@@ -94,7 +96,7 @@ def _consultas(client, url: str) -> list[str]:
     return [q["sql"] for q in capturadas.captured_queries]
 
 
-@pytest.mark.parametrize("modelo", ["cdp", "rp"])
+@pytest.mark.parametrize("modelo", ["cdp", "rp", "lineapaa"])
 def test_the_document_list_costs_the_same_queries_with_more_rows(admin_client, modelo):
     url = reverse(f"admin:presupuesto_{modelo}_changelist")
     _documentos(1)
@@ -111,6 +113,12 @@ def test_the_document_list_costs_the_same_queries_with_more_rows(admin_client, m
         ("cdp", {"presupuesto_cdp", "cuentas_area"}, {"presupuesto_vigencia", "cuentas_area"}),
         # The CDP is the «cdp» column (its number).
         ("rp", {"presupuesto_rp", "presupuesto_cdp"}, {"presupuesto_vigencia", "presupuesto_cdp"}),
+        # The year also names each row (the checkbox's label); the area is its column.
+        (
+            "lineapaa",
+            {"presupuesto_lineapaa", "presupuesto_vigencia", "cuentas_area"},
+            {"presupuesto_vigencia", "cuentas_area"},
+        ),
     ],
 )
 def test_the_document_list_joins_only_what_its_columns_and_order_need(

@@ -226,7 +226,8 @@ class LineaPaaAdmin(AdminServicio):
     ]
     columnas_telefono = ("numero", "valor_estimado_pesos", "estado")
     list_filter = ["estado", "area", FiltroMes, "vigencia", "modalidad"]
-    list_select_related = ["vigencia", "area", "proyecto"]
+    # The area is the «área» column; the year is in each row's name (the checkbox's label).
+    list_select_related = ["vigencia", "area"]
     search_fields = ["objeto"]
     search_help_text = "Busca por número de línea u objeto (sin importar tildes)."
     autocomplete_fields = ["proyecto"]
