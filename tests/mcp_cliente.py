@@ -10,7 +10,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.test import RequestFactory
+
+from apps.mcp import credenciales
+from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
+from hub.respuestas import ErrorAPI
 
 URL = "/mcp/api/mcp"
 _ids = itertools.count(1)
@@ -125,3 +130,24 @@ def ajustar(**valores) -> AjustesAsistente:
         setattr(ajustes, nombre, valor)
     ajustes.save()
     return AjustesAsistente.cargar()
+
+
+# What the endpoint answers an OAuth access token it refuses (apps.mcp.oauth.INVALIDO).
+OAUTH_INVALIDO = (401, "TOKEN_MCP_INVALIDO", "El token OAuth no es válido, venció o fue revocado.")
+
+
+def identificar(secreto: str) -> Identidad:
+    """Whom the MCP endpoint takes `Authorization: Bearer <secreto>` for: the credential table's
+    own resolution (`credenciales.identificar`, the decision `admitir` makes, without the limits);
+    ErrorAPI when refused."""
+    peticion = RequestFactory().post(URL, HTTP_AUTHORIZATION=f"Bearer {secreto}")
+    return credenciales.identificar(peticion, AjustesAsistente.cargar())
+
+
+def rechazo(secreto: str) -> tuple[int, str, str] | None:
+    """(status, code, detalle) of the endpoint's refusal of this bearer value; None if admitted."""
+    try:
+        identificar(secreto)
+    except ErrorAPI as error:
+        return error.status, error.code, error.detalle
+    return None

@@ -14,7 +14,6 @@ refused credentials (as for personal tokens).
 
 from __future__ import annotations
 
-import hmac
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -22,7 +21,6 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.utils import timezone
 from oauth2_provider.models import AccessToken
 
-from apps.autorizacion import tokens
 from apps.autorizacion.models import Aplicacion, TokenAcceso
 from apps.cuentas.models import User
 from apps.mcp import identidades
@@ -109,22 +107,11 @@ def _de_la_base(digest: str) -> AccesoOAuth | None:
     )
 
 
-def acceso(secreto: str) -> AccesoOAuth | None:
-    """The live access token this string is, or None (malformed, unknown, expired, revoked, or
-    its client not usable now); its person may be blocked (the caller decides). Only the digest
-    is ever looked up."""
-    if not tokens.bien_formado(secreto, tokens.PREFIJO_ACCESO):
-        return None
-    digest = tokens.huella(secreto)
-    entrada = por_huella(digest)
-    if entrada is None or not hmac.compare_digest(entrada.digest, digest):
-        return None
-    return entrada if entrada.vigente() else None
-
-
 def por_huella(digest: str) -> AccesoOAuth | None:
     """The access token with this digest as last stored (live or not: the caller checks), or
-    None; remembered for the next request's guess (`prever`)."""
+    None; remembered for the next request's guess (`prever`). The MCP endpoint's only lookup:
+    format, digest, live state and resource are checked by the credential table
+    (apps.mcp.credenciales.OAUTH), never a second time here."""
     clave = _clave(digest)
     entrada, generacion = leer_versionado(clave, generacion_en=identidades.GENERACION)
     if entrada is None:

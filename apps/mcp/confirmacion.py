@@ -34,10 +34,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.encoding import force_bytes
-from oauth2_provider.models import get_access_token_model
 
-from apps.mcp.credenciales import Identidad
-from apps.mcp.models import ConfirmacionUsada, TokenPersonal
+from apps.mcp.credenciales import TIPOS, Identidad
+from apps.mcp.models import ConfirmacionUsada
 from apps.mcp.registro import ErrorHerramienta
 from hub.respuestas import a_json
 
@@ -135,21 +134,13 @@ def vence_en(segundos: int) -> str:
 
 
 def _credencial_caducada(credencial: str, identidad: Identidad) -> bool:
-    """True when the step-1 credential was one of this person's tokens and is no longer valid
-    (revoked, expired or deleted); False when it is another credential still in force."""
-    if credencial.startswith("o") and credencial[1:].isdigit():
-        # An OAuth access token: gone once revoked or refreshed away (apps.mcp.oauth).
-        return not (
-            get_access_token_model()
-            .objects.filter(
-                pk=int(credencial[1:]), user=identidad.usuario, expires__gt=timezone.now()
-            )
-            .exists()
-        )
-    if not credencial.startswith("t") or not credencial[1:].isdigit():
-        return True
-    token = TokenPersonal.objects.filter(pk=int(credencial[1:]), usuario=identidad.usuario).first()
-    return token is None or not token.vigente()
+    """True when the step-1 credential no longer stands for this person (revoked, expired,
+    deleted, or never one of theirs); False when it is another credential still in force. Its
+    kind, from the credential table, reads the id and says."""
+    for tipo in TIPOS:
+        if (pk := tipo.id_de(credencial)) is not None:
+            return not tipo.vigente_para(pk, identidad.usuario)
+    return True
 
 
 def _vencida() -> ErrorHerramienta:

@@ -18,6 +18,7 @@ from oauth2_provider.models import get_access_token_model
 from apps.autorizacion import services as servicios_oauth
 from apps.autorizacion import tokens
 from apps.autorizacion.accesos import AccesoOAuth
+from apps.cuentas.models import User
 from apps.mcp import recurso, services
 
 PREFIJO_ACCESO = tokens.PREFIJO_ACCESO
@@ -30,6 +31,16 @@ OTRO_RECURSO = "El token OAuth fue emitido para otro recurso."
 def fuera_de_recurso(acceso: AccesoOAuth) -> str | None:
     """RFC 8707: why a live token may still not be used here (issued for another resource)."""
     return None if acceso.para_recurso(recurso.url_recurso()) else OTRO_RECURSO
+
+
+def vigente_para(token_id: int, usuario: User | None) -> bool:
+    """Whether this person's access token `token_id` still stands: not expired, and not deleted
+    (a revocation or a refresh deletes it)."""
+    return (
+        get_access_token_model()
+        .objects.filter(pk=token_id, user=usuario, expires__gt=timezone.now())
+        .exists()
+    )
 
 
 def testigo_uso(token_id: int) -> str:

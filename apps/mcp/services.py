@@ -228,6 +228,12 @@ def toca_anotar(
         return sin_cache
 
 
+def token_vigente_para(token_id: int, usuario: User | None) -> bool:
+    """Whether this person's personal token `token_id` still exists and is in force."""
+    token = TokenPersonal.objects.filter(pk=token_id, usuario=usuario).first()
+    return token is not None and token.vigente()
+
+
 def testigo_uso_token(token_id: int, ip: str) -> str:
     """The key of a token's testigo de uso from an IP (see `toca_anotar`)."""
     return f"mcp:uso:t{token_id}:{ip}"

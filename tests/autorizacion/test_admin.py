@@ -12,16 +12,17 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from oauth2_provider.models import Grant
 
-from apps.autorizacion import accesos
 from apps.autorizacion.models import Aplicacion
 from tests.autorizacion.factories import emitir_token, nueva_aplicacion
 from tests.autorizacion.flujo import Pedido
 from tests.factories import UserFactory
+from tests.mcp_cliente import OAUTH_INVALIDO, rechazo
 
 pytestmark = pytest.mark.django_db
 
 LISTA = "/admin/autorizacion/aplicacion/"
 CODIGOS = "/admin/autorizacion/codigoautorizacion/"
+USAR = "mcp.asistente.usar"
 
 
 @pytest.fixture
@@ -72,13 +73,13 @@ def test_marking_verified_shows_on_the_consent_page(administra):
 
 def test_disabling_a_client_stops_its_cached_tokens_at_once(administra):
     app = nueva_aplicacion()
-    _, secreto, _ = emitir_token(UserFactory(username="ana_desh"), app)
-    assert accesos.acceso(secreto) is not None
+    _, secreto, _ = emitir_token(UserFactory(username="ana_desh", permisos=[USAR]), app)
+    assert rechazo(secreto) is None
     r = _accion(administra, "deshabilitar", app)
     assert "Aplicaciones deshabilitadas: 1." in r.content.decode()
-    assert accesos.acceso(secreto) is None
+    assert rechazo(secreto) == OAUTH_INVALIDO
     _accion(administra, "habilitar", app)
-    assert accesos.acceso(secreto) is not None
+    assert rechazo(secreto) is None
 
 
 def test_disabling_bumps_the_databases_cache_generation(administra):
@@ -93,14 +94,14 @@ def test_disabling_bumps_the_databases_cache_generation(administra):
 
 def test_disabling_in_the_form_stops_tokens_too(administra):
     app = nueva_aplicacion("Cursor")
-    _, secreto, _ = emitir_token(UserFactory(username="ana_form"), app)
-    assert accesos.acceso(secreto) is not None
+    _, secreto, _ = emitir_token(UserFactory(username="ana_form", permisos=[USAR]), app)
+    assert rechazo(secreto) is None
     r = administra.post(
         f"{LISTA}{app.pk}/change/",
         {"name": "Cursor", "redirect_uris": app.redirect_uris, "deshabilitada": "on"},
     )
     assert r.status_code == 302
-    assert accesos.acceso(secreto) is None
+    assert rechazo(secreto) == OAUTH_INVALIDO
 
 
 def test_an_administrator_adds_a_public_client_and_http_redirects_must_be_loopback(administra):

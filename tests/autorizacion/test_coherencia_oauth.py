@@ -2,17 +2,17 @@
 they were saved (the first issue's cache-hang tests, tests/hub/test_coherencia.py, whose
 fixtures these reuse): a client disabled, a person's connection ended ("Desconectar"), OAuth
 connections switched off. Each change is made by "another process" with the cache hung or
-unwritable; once it is back and the bound has passed, the access token is nobody."""
+unwritable; once it is back and the bound has passed, the MCP endpoint refuses the access token."""
 
 from __future__ import annotations
 
 import pytest
 
-from apps.autorizacion import accesos, services
+from apps.autorizacion import services
 from tests.autorizacion.factories import emitir_token, nueva_aplicacion
 from tests.coherencia import cambiar_con_la_cache_fallando
 from tests.factories import UserFactory
-from tests.mcp_cliente import ajustar
+from tests.mcp_cliente import OAUTH_INVALIDO, ajustar, identificar, rechazo
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ def conexion():
     app = nueva_aplicacion()
     _, secreto, _ = emitir_token(persona, app)
     for _ in range(2):  # the second lookup is served by the cache
-        assert accesos.acceso(secreto) is not None
+        assert identificar(secreto).oauth.aplicacion == app
     return persona, app, secreto
 
 
@@ -34,7 +34,7 @@ def test_a_client_disabled_while_the_cache_fails_stops_its_tokens_within_the_bou
     cambiar_con_la_cache_fallando(
         cache_que_falla, reloj, otro_proceso, lambda: services.deshabilitar(ids=[app.pk])
     )
-    assert accesos.acceso(secreto) is None and accesos.acceso(secreto) is None
+    assert rechazo(secreto) == rechazo(secreto) == OAUTH_INVALIDO
 
 
 def test_a_connection_ended_while_the_cache_fails_is_refused_within_the_bound(
@@ -47,7 +47,7 @@ def test_a_connection_ended_while_the_cache_fails_is_refused_within_the_bound(
         otro_proceso,
         lambda: services.desconectar(usuario_id=persona.pk, aplicacion_id=app.pk),
     )
-    assert accesos.acceso(secreto) is None and accesos.acceso(secreto) is None
+    assert rechazo(secreto) == rechazo(secreto) == OAUTH_INVALIDO
 
 
 def test_oauth_switched_off_while_the_cache_fails_is_refused_within_the_bound(
@@ -57,4 +57,4 @@ def test_oauth_switched_off_while_the_cache_fails_is_refused_within_the_bound(
     cambiar_con_la_cache_fallando(
         cache_que_falla, reloj, otro_proceso, lambda: ajustar(oauth_habilitado=False)
     )
-    assert accesos.acceso(secreto) is None and accesos.acceso(secreto) is None
+    assert rechazo(secreto) == rechazo(secreto) == OAUTH_INVALIDO

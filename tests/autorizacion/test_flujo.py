@@ -8,9 +8,9 @@ import pytest
 from django.utils import timezone
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
-from apps.autorizacion import accesos
 from apps.autorizacion.models import Aplicacion
 from apps.mcp.models import AjustesAsistente
+from apps.mcp.secretos import huella
 from tests.autorizacion.factories import REDIRECCION, nueva_aplicacion
 from tests.autorizacion.flujo import (
     Pedido,
@@ -22,10 +22,12 @@ from tests.autorizacion.flujo import (
     registrar,
 )
 from tests.factories import UserFactory
+from tests.mcp_cliente import OAUTH_INVALIDO, identificar, rechazo
 
 pytestmark = pytest.mark.django_db
 
 MCP = "http://127.0.0.1:8000/mcp/api/mcp"
+OTRO_RECURSO = (401, "TOKEN_MCP_INVALIDO", "El token OAuth fue emitido para otro recurso.")
 
 
 @pytest.fixture
@@ -66,8 +68,9 @@ def test_the_whole_flow_gives_tokens_with_their_own_prefixes_bound_to_the_mcp_re
     assert set(tokens["scope"].split()) == {"asistente:leer", "asistente:escribir"}
     fila = AccessToken.objects.get()
     assert fila.resource == [MCP] and fila.token == "" and fila.user == persona
-    hallado = accesos.acceso(tokens["access_token"])
-    assert hallado.usuario == persona and hallado.aplicacion == app and hallado.para_recurso(MCP)
+    identidad = identificar(tokens["access_token"])
+    assert identidad.usuario == persona and identidad.oauth.aplicacion == app
+    assert identidad.oauth.recursos == (MCP,)
 
 
 def test_the_authorization_response_names_the_issuer_and_echoes_the_state(sesion, app):
@@ -144,12 +147,12 @@ def test_a_refresh_rotates_and_a_reused_refresh_token_revokes_the_family(sesion,
     segundos = r.json()
     assert segundos["refresh_token"] != primeros["refresh_token"]
     assert segundos["access_token"].startswith("sgioat_")
-    assert accesos.acceso(primeros["access_token"]) is None
-    assert accesos.acceso(segundos["access_token"]) is not None
+    assert rechazo(primeros["access_token"]) == OAUTH_INVALIDO
+    assert rechazo(segundos["access_token"]) is None
     # The old refresh token again: refused, and what was issued from it stops working.
     r = refrescar(sesion, app.client_id, primeros["refresh_token"])
     assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
-    assert accesos.acceso(segundos["access_token"]) is None
+    assert rechazo(segundos["access_token"]) == OAUTH_INVALIDO
     assert refrescar(sesion, app.client_id, segundos["refresh_token"]).status_code == 400
 
 
@@ -181,31 +184,35 @@ def test_a_refresh_token_that_names_no_resource_gives_a_token_bound_to_the_mcp_r
     _, tokens = conectar(sesion, app.client_id)
     RefreshToken.objects.update(resource=[])  # a row from before tokens named their resource
     nuevos = refrescar(sesion, app.client_id, tokens["refresh_token"]).json()
-    assert accesos.acceso(nuevos["access_token"]).recursos == (MCP,)
+    assert identificar(nuevos["access_token"]).oauth.recursos == (MCP,)
 
 
 def test_a_refresh_keeps_the_resource_its_token_was_issued_for(sesion, app):
     _, tokens = conectar(sesion, app.client_id, resource="https://otro.example/api")
     nuevos = refrescar(sesion, app.client_id, tokens["refresh_token"]).json()
-    assert accesos.acceso(nuevos["access_token"]).recursos == ("https://otro.example/api",)
+    assert AccessToken.objects.get(token_checksum=huella(nuevos["access_token"])).resource == [
+        "https://otro.example/api"
+    ]
+    assert rechazo(nuevos["access_token"]) == OTRO_RECURSO
 
 
 def test_a_token_asked_for_another_resource_is_bound_to_it(sesion, app):
     _, tokens = conectar(sesion, app.client_id, resource="https://otro.example/api")
-    hallado = accesos.acceso(tokens["access_token"])
-    assert hallado.recursos == ("https://otro.example/api",) and not hallado.para_recurso(MCP)
+    fila = AccessToken.objects.get()
+    assert fila.resource == ["https://otro.example/api"]
+    assert rechazo(tokens["access_token"]) == OTRO_RECURSO  # the MCP endpoint refuses it
 
 
 def test_the_mcp_resource_asked_for_explicitly_is_kept(sesion, app):
     _, tokens = conectar(sesion, app.client_id, resource=MCP)
-    assert accesos.acceso(tokens["access_token"]).para_recurso(MCP)
+    assert identificar(tokens["access_token"]).oauth.recursos == (MCP,)
 
 
 def test_revocation_ends_the_access_and_refresh_tokens(sesion, app):
     _, tokens = conectar(sesion, app.client_id)
     r = sesion.post("/oauth/revoke", {"token": tokens["access_token"], "client_id": app.client_id})
     assert r.status_code == 200
-    assert accesos.acceso(tokens["access_token"]) is None
+    assert rechazo(tokens["access_token"]) == OAUTH_INVALIDO
     assert refrescar(sesion, app.client_id, tokens["refresh_token"]).status_code == 400
 
 
@@ -219,7 +226,7 @@ def test_revoking_the_refresh_token_ends_the_access_token_too(sesion, app):
             "client_id": app.client_id,
         },
     )
-    assert r.status_code == 200 and accesos.acceso(tokens["access_token"]) is None
+    assert r.status_code == 200 and rechazo(tokens["access_token"]) == OAUTH_INVALIDO
 
 
 def test_a_disabled_client_gets_no_token_at_the_token_endpoint(sesion, app):
@@ -313,7 +320,7 @@ def test_unticking_writing_gives_a_read_only_token(sesion, app):
     codigo = consulta(aprobar(sesion, pedido, escribir=False)["Location"])["code"]
     tokens = canjear(sesion, pedido, codigo).json()
     assert tokens["scope"] == "asistente:leer"
-    assert not accesos.acceso(tokens["access_token"]).puede_escribir
+    assert not identificar(tokens["access_token"]).puede_escribir
 
 
 def test_a_client_that_names_no_scope_gets_reading(sesion, app):
@@ -416,7 +423,7 @@ def test_a_replayed_code_revokes_the_tokens_rotated_from_it_too(sesion, app):
     segundos = refrescar(sesion, app.client_id, primeros["refresh_token"]).json()
     r = canjear(sesion, pedido, codigo)
     assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
-    assert accesos.acceso(segundos["access_token"]) is None  # rotated from it: revoked too
+    assert rechazo(segundos["access_token"]) == OAUTH_INVALIDO  # rotated from it: revoked too
     assert refrescar(sesion, app.client_id, segundos["refresh_token"]).status_code == 400
 
 
@@ -427,5 +434,5 @@ def test_a_replayed_code_revokes_only_the_tokens_it_gave(sesion, app):
     codigo = consulta(aprobar(sesion, pedido)["Location"])["code"]
     canjear(sesion, pedido, codigo)
     assert canjear(sesion, pedido, codigo).status_code == 400
-    assert accesos.acceso(otros["access_token"]) is not None
+    assert rechazo(otros["access_token"]) is None
     assert refrescar(sesion, app.client_id, otros["refresh_token"]).status_code == 200

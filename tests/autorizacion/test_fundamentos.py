@@ -1,5 +1,6 @@
 """The OAuth foundation: the hub's own client model, token formats stored as digests only, and
-the cached selector the MCP endpoint asks who an access token is."""
+whom the MCP endpoint takes an access token for (its cached lookup, through the credential
+table as the endpoint runs it)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,11 @@ from apps.mcp import secretos
 from apps.mcp.models import AjustesAsistente
 from tests.autorizacion.factories import emitir_token, nueva_aplicacion
 from tests.factories import UserFactory
+from tests.mcp_cliente import OAUTH_INVALIDO, identificar, rechazo
 
 pytestmark = pytest.mark.django_db
+
+SIN_ACCESO = (403, "SIN_PERMISO", "Su usuario no tiene acceso al asistente.")
 
 
 @pytest.fixture
@@ -44,78 +48,86 @@ def test_tokens_are_stored_only_as_digests(persona):
     assert fila.refresh_token.token_checksum == secretos.huella(refresco)
 
 
-def test_the_selector_names_the_person_the_client_and_the_scopes(persona):
+def test_the_endpoint_takes_a_token_for_its_person_client_and_scopes(persona):
     app = nueva_aplicacion("Claude")
     fila, secreto, _ = emitir_token(persona, app, alcances="asistente:leer")
-    hallado = accesos.acceso(secreto)
-    assert hallado.usuario == persona and hallado.aplicacion == app
-    assert hallado.alcances == {"asistente:leer"} and not hallado.puede_escribir
-    assert hallado.token_id == fila.pk
+    identidad = identificar(secreto)
+    hallado = identidad.oauth
+    assert identidad.usuario == persona and hallado.aplicacion == app
+    assert hallado.alcances == {"asistente:leer"} and not identidad.puede_escribir
+    assert hallado.token_id == fila.pk and identidad.credencial_id == f"o{fila.pk}"
     assert hallado.para_recurso("http://127.0.0.1:8000/mcp/api/mcp")
     assert not hallado.para_recurso("https://otro.example/mcp")
 
 
 def test_a_warm_lookup_runs_no_sql(persona, django_assert_num_queries):
     _, secreto, _ = emitir_token(persona, nueva_aplicacion())
-    assert accesos.acceso(secreto) is not None
+    assert identificar(secreto).usuario == persona  # builds the identity, notes last use
     with django_assert_num_queries(0):
-        hallado = accesos.acceso(secreto)
-    assert hallado.usuario.has_perm("mcp.asistente.usar")
+        identidad = identificar(secreto)
+    assert identidad.usuario.has_perm("mcp.asistente.usar")
 
 
 @pytest.mark.parametrize(
-    "estropear",
+    ("estropear", "detalle"),
     [
-        pytest.param(lambda s: s[:-1] + ("A" if s[-1] != "A" else "B"), id="checksum"),
-        pytest.param(lambda s: tokens.generar_acceso(), id="unknown"),
-        pytest.param(lambda s: s.replace("sgioat_", "sgimcp_"), id="other-prefix"),
+        pytest.param(
+            lambda s: s[:-1] + ("A" if s[-1] != "A" else "B"), OAUTH_INVALIDO[2], id="checksum"
+        ),
+        pytest.param(lambda s: tokens.generar_acceso(), OAUTH_INVALIDO[2], id="unknown"),
+        # Routed to the personal token's kind by its prefix, and refused there.
+        pytest.param(
+            lambda s: s.replace("sgioat_", "sgimcp_"),
+            "El token personal no es válido, venció o fue revocado.",
+            id="other-prefix",
+        ),
     ],
 )
-def test_a_malformed_or_unknown_token_is_nobody(persona, estropear):
+def test_a_malformed_or_unknown_token_is_401(persona, estropear, detalle):
     _, secreto, _ = emitir_token(persona, nueva_aplicacion())
-    assert accesos.acceso(estropear(secreto)) is None
+    assert rechazo(estropear(secreto)) == (401, "TOKEN_MCP_INVALIDO", detalle)
 
 
-def test_an_expired_token_is_nobody(persona):
+def test_an_expired_token_is_401(persona):
     _, secreto, _ = emitir_token(persona, nueva_aplicacion(), segundos=-1)
-    assert accesos.acceso(secreto) is None
+    assert rechazo(secreto) == OAUTH_INVALIDO
 
 
 def test_a_disabled_client_stops_its_cached_tokens(persona):
     app = nueva_aplicacion()
     _, secreto, _ = emitir_token(persona, app)
-    assert accesos.acceso(secreto) is not None
+    assert rechazo(secreto) is None
     app.deshabilitada = True
     app.save()
-    assert accesos.acceso(secreto) is None
+    assert rechazo(secreto) == OAUTH_INVALIDO
 
 
 def test_oauth_switched_off_or_verified_only_stops_tokens_at_once(persona):
     app = nueva_aplicacion()
     _, secreto, _ = emitir_token(persona, app)
-    assert accesos.acceso(secreto) is not None
+    assert rechazo(secreto) is None
     ajustes = AjustesAsistente.fila()
     ajustes.oauth_solo_verificadas = True
     ajustes.save()
-    assert accesos.acceso(secreto) is None
+    assert rechazo(secreto) == OAUTH_INVALIDO
     Aplicacion.objects.filter(pk=app.pk).update(verificada=True)
     accesos.olvidar()
-    assert accesos.acceso(secreto) is not None
+    assert rechazo(secreto) is None
     ajustes.oauth_habilitado = False
     ajustes.save()
-    assert accesos.acceso(secreto) is None
+    assert rechazo(secreto) == OAUTH_INVALIDO
 
 
-def test_a_revoked_token_is_nobody_and_a_blocked_persons_token_names_them_blocked(persona):
+def test_a_revoked_token_is_401_and_a_blocked_persons_token_is_403(persona):
     fila, secreto, _ = emitir_token(persona, nueva_aplicacion())
     _, otro, _ = emitir_token(persona, nueva_aplicacion("Otro"))
-    assert accesos.acceso(secreto) is not None and accesos.acceso(otro) is not None
+    assert rechazo(secreto) is None and rechazo(otro) is None
     AccessToken.objects.get(pk=fila.pk).revoke()
-    assert accesos.acceso(secreto) is None
+    assert rechazo(secreto) == OAUTH_INVALIDO
     persona.is_active = False
     persona.save()
-    # The MCP endpoint answers it 403 SIN_PERMISO (tests/mcp/test_oauth_credencial.py).
-    assert accesos.acceso(otro).usuario.is_active is False
+    # The token still names its person, who may not use the assistant (DESIGN 6).
+    assert rechazo(otro) == SIN_ACCESO
 
 
 def test_a_group_change_of_someone_with_only_oauth_tokens_drops_their_cached_permissions(
@@ -125,13 +137,13 @@ def test_a_group_change_of_someone_with_only_oauth_tokens_drops_their_cached_per
 
     sin = UserFactory(username="sin_token_personal")
     _, secreto, _ = emitir_token(sin, nueva_aplicacion())
-    assert not accesos.acceso(secreto).usuario.has_perm("mcp.asistente.usar")
+    assert rechazo(secreto) == SIN_ACCESO
     grupo = Group.objects.create(name="Asistente")
     grupo.permissions.add(
         Permission.objects.get(content_type__app_label="mcp", codename="asistente.usar")
     )
     sin.groups.add(grupo)
-    assert accesos.acceso(secreto).usuario.has_perm("mcp.asistente.usar")
+    assert identificar(secreto).usuario == sin
 
 
 def test_client_names_are_stored_without_invisible_characters():

@@ -346,3 +346,18 @@ def test_identificar_works_on_a_request_that_did_not_pass_the_middleware(rf, com
     identidad = credenciales.identificar(request, AjustesAsistente.cargar())
     assert identidad.usuario == completo
     assert identidad.ip == "198.51.100.7"
+
+
+def test_each_kind_reads_back_only_its_own_credential_ids():
+    """The ids `Identidad.credencial_id` binds into confirmations (apps.mcp.confirmacion asks the
+    kind whose id it is whether it still stands)."""
+    from apps.mcp.credenciales import TIPOS
+
+    assert [tipo.credencial_id(7) for tipo in TIPOS] == ["t7", "o7", "k7"]
+    for tipo in TIPOS:
+        assert [otro.id_de(tipo.credencial_id(42)) for otro in TIPOS] == [
+            42 if otro is tipo else None for otro in TIPOS
+        ]
+    assert [
+        tipo.id_de(valor) for valor in ("", "t", "t-1", "t1a", "t\u0661") for tipo in TIPOS
+    ] == [None] * 15

@@ -4,8 +4,11 @@ and every refusal an envelope with its code (401s pointing at the resource metad
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.models import Group
+from django.utils import timezone
 
 from apps.mcp.models import RegistroAuditoria
 from apps.mcp.registro import registro
@@ -140,6 +143,44 @@ def test_a_confirmation_from_a_token_since_refreshed_away_is_sesion_expirada(
     r = llamar(client, "prueba_grupo", argumentos, Authorization=f"Bearer {secreto}")
     assert r.estructura["codigo"] == "SESION_EXPIRADA"
     assert not Group.objects.filter(name="Comité").exists()
+
+
+def _confirmar_con_otro_token(client, persona, cabeceras, cambiar) -> str:
+    """Preview with `cabeceras`, `cambiar()` the step-1 token, confirm with a new OAuth token of
+    the same person and client: the confirmation's tool error code."""
+    previa = llamar(client, "prueba_grupo", {"nombre": "Comité"}, **cabeceras)
+    cambiar()
+    _nuevo, secreto = nuevo_token_oauth(persona)
+    argumentos = {
+        "nombre": "Comité",
+        "confirmar": True,
+        "token_confirmacion": previa.estructura["token_confirmacion"],
+    }
+    r = llamar(client, "prueba_grupo", argumentos, Authorization=f"Bearer {secreto}")
+    assert not Group.objects.filter(name="Comité").exists()
+    return r.estructura["codigo"]
+
+
+def test_a_confirmation_from_a_token_since_expired_is_sesion_expirada(
+    client, persona, oauth, herramientas_prueba
+):
+    token, cabeceras = oauth
+
+    def vencer() -> None:
+        type(token).objects.filter(pk=token.pk).update(
+            expires=timezone.now() - timedelta(seconds=1)
+        )
+
+    assert _confirmar_con_otro_token(client, persona, cabeceras, vencer) == "SESION_EXPIRADA"
+
+
+def test_a_confirmation_from_another_oauth_token_still_in_force_is_ajena(
+    client, persona, oauth, herramientas_prueba
+):
+    _token, cabeceras = oauth
+    assert _confirmar_con_otro_token(client, persona, cabeceras, lambda: None) == (
+        "CONFIRMACION_AJENA"
+    )
 
 
 def test_the_per_user_limit_counts_oauth_and_personal_calls_together(client, persona, oauth):
