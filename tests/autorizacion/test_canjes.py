@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
-from apps.autorizacion.models import Aplicacion
+from apps.autorizacion.models import Aplicacion, CanjeCodigo
+from apps.mcp import secretos
 from tests.autorizacion.flujo import Pedido, aprobar, canjear, consulta, refrescar, registrar
 from tests.conftest import limpiar_cache
 from tests.factories import UserFactory
@@ -69,5 +70,22 @@ def test_two_exchanges_racing_for_one_code_give_nothing_to_the_second_and_revoke
     concesion.save()  # as the second request saw it: not yet deleted by the first
     r = canjear(sesion, pedido, codigo)
     assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
+    assert r["Cache-Control"] == "no-store"  # as oauthlib answers any refused code
     assert RefreshToken.objects.count() == 1  # the second exchange issued nothing
     assert _revocado()
+
+
+def test_the_record_of_an_exchange_holds_the_codes_digest_never_the_code(sesion, app):
+    pedido, codigo = _codigo(sesion, app)
+    assert canjear(sesion, pedido, codigo).status_code == 200
+    canje = CanjeCodigo.objects.get()
+    assert canje.huella == secretos.huella(codigo)
+    assert canje.familia == RefreshToken.objects.get().token_family
+    fila = CanjeCodigo.objects.values().get()
+    assert not any(codigo in str(valor) for valor in fila.values())
+
+
+def test_a_refused_exchange_leaves_no_record(sesion, app):
+    pedido, codigo = _codigo(sesion, app)
+    assert canjear(sesion, pedido, codigo, verificador="v" * 50).status_code == 400
+    assert not CanjeCodigo.objects.exists()
