@@ -180,3 +180,21 @@ class CodigoAutorizacion(Grant):
         permissions = _permisos(
             "codigoautorizacion", "los códigos de autorización OAuth", ("delete", "view")
         )
+
+
+class CanjeCodigo(models.Model):
+    """An authorization code already exchanged: its digest and the token family it gave, so a
+    replay revokes that family (apps.autorizacion.canjes). Never the code itself."""
+
+    huella = models.CharField("huella del código", max_length=64, unique=True, editable=False)
+    familia = models.UUIDField("familia de tokens", editable=False)
+    canjeado = models.DateTimeField("canjeado", auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = "código canjeado"
+        verbose_name_plural = "códigos canjeados"
+        # No admin page: nobody manages these rows, so no permission to grant either.
+        default_permissions = ()
+
+    def __str__(self) -> str:
+        return f"código canjeado {self.canjeado:%Y-%m-%d %H:%M}"

@@ -3,15 +3,18 @@
 A refresh token older than its lifetime can never be used again (the hub's validator counts it
 from its issue), revoked or not; kept until then, a revoked one is what detects a replay. An
 access token expired longer ago than that has no refresh token left to renew it. Codes last a
-minute. The library's `cleartokens` is not used: it does not know the administrator's lifetime.
+minute; the record of an exchanged code (apps.autorizacion.canjes) is kept for its hour. The
+library's `cleartokens` is not used: it does not know the administrator's lifetime.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
+from apps.autorizacion.canjes import RECUERDO_SEGUNDOS
+from apps.autorizacion.models import CanjeCodigo
 from apps.autorizacion.servidor import vigencia_refresco
 from hub.retencion import PURGAS, Purga
 
@@ -40,4 +43,13 @@ def codigos(ahora: datetime) -> Purga:
         "códigos de autorización OAuth vencidos",
         "borrados",
         Grant.objects.filter(expires__lt=ahora),
+    )
+
+
+@PURGAS.agregar
+def codigos_canjeados(ahora: datetime) -> Purga:
+    return Purga(
+        f"códigos de autorización OAuth canjeados (hace más de {RECUERDO_SEGUNDOS // 60} minutos)",
+        "borrados",
+        CanjeCodigo.objects.filter(canjeado__lt=ahora - timedelta(seconds=RECUERDO_SEGUNDOS)),
     )

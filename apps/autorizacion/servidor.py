@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.db import transaction
 from django.utils import timezone
 from oauth2_provider.models import Grant
 from oauth2_provider.oauth2_validators import OAuth2Validator
@@ -36,6 +37,19 @@ def vigencia_acceso(request=None) -> int:
 def vigencia_refresco() -> timedelta:
     """How long a refresh token lives after it is issued (the administrator's setting)."""
     return timedelta(days=AjustesAsistente.cargar().oauth_refresco_dias)
+
+
+class CodigoReusado(errors.InvalidGrantError):
+    """`invalid_grant` raised while the tokens are saved, answered as oauthlib answers a refused
+    code: the library's view gives an exception's response only the exception's headers."""
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {
+            "Content-Type": "application/json",
+            "Cache-Control": "no-store",
+            "Pragma": "no-cache",
+        }
 
 
 class Validador(OAuth2Validator):
@@ -64,9 +78,18 @@ class Validador(OAuth2Validator):
         return True
 
     def save_bearer_token(self, token, request, *args, **kwargs):
-        guardado = super().save_bearer_token(token, request, *args, **kwargs)
-        if request.grant_type == "authorization_code":
-            canjes.anotar(request.code, token["access_token"])
+        if request.grant_type != "authorization_code":
+            return super().save_bearer_token(token, request, *args, **kwargs)
+        # The exchange's record commits with its tokens, or neither does.
+        try:
+            with transaction.atomic():
+                guardado = super().save_bearer_token(token, request, *args, **kwargs)
+                canjes.anotar(request.code, token["access_token"])
+        except canjes.YaCanjeado:
+            # Two exchanges of one code raced past validate_code: this one is the replay. Its
+            # tokens were rolled back; the first exchange's are revoked.
+            canjes.al_reusar(request.code)
+            raise CodigoReusado(request=request) from None
         return guardado
 
     def validate_silent_authorization(self, request) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -10,6 +11,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
+from apps.autorizacion.models import CanjeCodigo
 from apps.mcp.models import AjustesAsistente
 from tests.autorizacion.factories import emitir_token, nueva_aplicacion
 from tests.factories import UserFactory
@@ -63,3 +65,14 @@ def test_expired_codes_are_purged_and_live_ones_kept():
         )
     call_command("mantenimiento", stdout=io.StringIO())
     assert list(Grant.objects.values_list("code", flat=True)) == ["vivo"]
+
+
+def test_records_of_exchanged_codes_are_purged_after_an_hour_and_recent_ones_kept():
+    for huella, minutos in (("a" * 64, 61), ("b" * 64, 59)):
+        canje = CanjeCodigo.objects.create(huella=huella, familia=uuid.uuid4())
+        hace = timezone.now() - timedelta(minutes=minutos)
+        CanjeCodigo.objects.filter(pk=canje.pk).update(canjeado=hace)
+    salida = io.StringIO()
+    call_command("mantenimiento", stdout=salida)
+    assert "códigos de autorización OAuth canjeados" in salida.getvalue()
+    assert list(CanjeCodigo.objects.values_list("huella", flat=True)) == ["b" * 64]
