@@ -131,7 +131,7 @@ class TipoCredencial:
     anotar_uso: Callable[[Any, str, datetime], None]  # (row, ip, now): the once-a-minute writes
     testigos_uso: Callable[[tuple[int, ...], str], tuple[str, ...]]  # (what prever saw, ip)
     invalida: tuple[str, str]  # code and text of the 401 when the secret names no valid row
-    marca: str  # its rows' ids in `Identidad.credencial_id`: this letter, then the row's id
+    letra: str  # its rows' ids in `Identidad.credencial_id`: this letter, then the row's id
     # (row id, person) -> whether that credential of theirs still stands (apps.mcp.confirmacion:
     # a preview's credential gone since is SESION_EXPIRADA, one still in force is another's).
     vigente_para: Callable[[int, User | None], bool]
@@ -143,11 +143,11 @@ class TipoCredencial:
 
     def credencial_id(self, pk: int) -> str:
         """The stable id of this kind's row `pk` (bound into confirmations)."""
-        return f"{self.marca}{pk}"
+        return f"{self.letra}{pk}"
 
     def id_de(self, credencial_id: str) -> int | None:
         """The row id in a `credencial_id` of this kind, or None if it is not one of its ids."""
-        resto = credencial_id.removeprefix(self.marca)
+        resto = credencial_id.removeprefix(self.letra)
         if resto == credencial_id or not (resto.isascii() and resto.isdecimal()):
             return None
         return int(resto)
@@ -164,7 +164,7 @@ TOKEN = TipoCredencial(
     anotar_uso=services.anotar_uso_token,
     testigos_uso=lambda vista, ip: (services.testigo_uso_token(vista[0], ip),),
     invalida=("TOKEN_MCP_INVALIDO", "El token personal no es válido, venció o fue revocado."),
-    marca="t",
+    letra="t",
     vigente_para=services.token_vigente_para,
 )
 CLAVE = TipoCredencial(
@@ -178,7 +178,7 @@ CLAVE = TipoCredencial(
     anotar_uso=lambda clave, _ip, ahora: services.anotar_uso_clave(clave, ahora),
     testigos_uso=lambda vista, _ip: (services.testigo_uso_clave(vista[0]),),
     invalida=("API_KEY_INVALIDA", "La clave de API no es válida, venció o fue revocada."),
-    marca="k",
+    letra="k",
     vigente_para=lambda _id, _usuario: False,  # names no person: nothing of theirs stands
 )
 # The OAuth access token (issue 25): a person and the client they approved, so it comes alone and
@@ -195,7 +195,7 @@ OAUTH = TipoCredencial(
     anotar_uso=oauth.anotar_uso,
     testigos_uso=oauth.testigos_uso,
     invalida=oauth.INVALIDO,
-    marca="o",
+    letra="o",
     vigente_para=oauth.vigente_para,
     reparo=oauth.fuera_de_recurso,
     sola=oauth.AMBIGUA,
