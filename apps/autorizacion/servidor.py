@@ -10,7 +10,9 @@
 - RFC 8707: a token request without `resource` is bound to the MCP resource, so every token
   names the resource it is for.
 - A code presented again after its exchange is refused and revokes what it gave
-  (apps.autorizacion.canjes).
+  (apps.autorizacion.canjes). The code is consumed in the transaction that saves its tokens, and
+  its grant is read once per exchange: of two exchanges of one code on two hosts at once, one
+  gets the tokens and the other `invalid_grant` (never a 500 from a grant gone midway).
 """
 
 from __future__ import annotations
@@ -67,30 +69,63 @@ class Validador(OAuth2Validator):
         if not super().validate_code(client_id, code, client, request, *args, **kwargs):
             canjes.al_reusar(code)
             return False
+        # The grant, read once for the rest of the exchange (PKCE, redirect URI, resource): the
+        # library reads it again at each step, and another exchange of the same code may delete
+        # it in between (its `get` then raised: a 500).
+        concesion = Grant.objects.filter(code=code, application=client).first()
+        if concesion is None:  # consumed by another exchange since the line above
+            canjes.al_reusar(code)
+            return False
+        request.concesion = concesion
         # RFC 8707 with no resource anywhere (neither this request nor its grant): the MCP one.
         # A grant that names one is left to the library, which binds the token to it.
-        if not getattr(request, "resource", None) and not (
-            Grant.objects.filter(code=code, application=client)
-            .values_list("resource", flat=True)
-            .first()
-        ):
+        if not getattr(request, "resource", None) and not concesion.resource:
             request.resource = [recurso.url_recurso()]
         return True
+
+    @staticmethod
+    def _concesion(code, request) -> Grant | None:
+        """The grant `validate_code` read for this exchange (or, outside it, as it is now)."""
+        concesion = getattr(request, "concesion", None)
+        if concesion is not None and concesion.code == code:
+            return concesion
+        return Grant.objects.filter(code=code, application=request.client).first()
+
+    def get_code_challenge(self, code, request) -> str | None:
+        concesion = self._concesion(code, request)
+        return (concesion.code_challenge or None) if concesion is not None else None
+
+    def get_code_challenge_method(self, code, request) -> str | None:
+        concesion = self._concesion(code, request)
+        return (concesion.code_challenge_method or None) if concesion is not None else None
+
+    def confirm_redirect_uri(self, client_id, code, redirect_uri, client, request, *args, **kwargs):
+        concesion = self._concesion(code, request)
+        return concesion is not None and concesion.redirect_uri_allowed(redirect_uri)
 
     def save_bearer_token(self, token, request, *args, **kwargs):
         if request.grant_type != "authorization_code":
             return super().save_bearer_token(token, request, *args, **kwargs)
-        # The exchange's record commits with its tokens, or neither does.
+        # One transaction consumes the code, saves its tokens and records the exchange: of two
+        # exchanges of one code, the one that deletes the grant first gets the tokens.
         try:
             with transaction.atomic():
                 guardado = super().save_bearer_token(token, request, *args, **kwargs)
+                consumidos, _ = Grant.objects.filter(
+                    code=request.code, application=request.client
+                ).delete()
+                if not consumidos:
+                    raise canjes.YaCanjeado
                 canjes.anotar(request.code, token["access_token"])
         except canjes.YaCanjeado:
-            # Two exchanges of one code raced past validate_code: this one is the replay. Its
-            # tokens were rolled back; the first exchange's are revoked.
+            # Another exchange of this code got past validate_code too: this one is the replay.
+            # Its tokens were rolled back; the other exchange's are revoked.
             canjes.al_reusar(request.code)
             raise CodigoReusado(request=request) from None
         return guardado
+
+    def invalidate_authorization_code(self, client_id, code, request, *args, **kwargs) -> None:
+        """Nothing left to do: `save_bearer_token` consumed the code with its tokens."""
 
     def validate_silent_authorization(self, request) -> bool:
         return False

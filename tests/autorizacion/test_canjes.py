@@ -7,6 +7,7 @@ import pytest
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
 from apps.autorizacion.models import Aplicacion, CanjeCodigo
+from apps.autorizacion.servidor import Validador
 from apps.mcp import secretos
 from tests.autorizacion.flujo import Pedido, aprobar, canjear, consulta, refrescar, registrar
 from tests.conftest import limpiar_cache
@@ -73,6 +74,26 @@ def test_two_exchanges_racing_for_one_code_give_nothing_to_the_second_and_revoke
     assert r["Cache-Control"] == "no-store"  # as oauthlib answers any refused code
     assert RefreshToken.objects.count() == 1  # the second exchange issued nothing
     assert _revocado()
+
+
+def test_a_code_another_exchange_consumes_midway_is_invalid_grant_and_issues_nothing(
+    sesion, app, monkeypatch
+):
+    # Another host's exchange deletes the grant right after this one checked the code: the
+    # library read the grant again (PKCE, redirect URI) and its `get` raised, a 500.
+    pedido, codigo = _codigo(sesion, app)
+    validar = Validador.validate_code
+
+    def y_otro_lo_consume(self, *args, **kwargs):
+        valido = validar(self, *args, **kwargs)
+        Grant.objects.filter(code=codigo).delete()
+        return valido
+
+    monkeypatch.setattr(Validador, "validate_code", y_otro_lo_consume)
+    r = canjear(sesion, pedido, codigo)
+    assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
+    assert not AccessToken.objects.exists() and not RefreshToken.objects.exists()
+    assert not CanjeCodigo.objects.exists()
 
 
 def test_the_record_of_an_exchange_holds_the_codes_digest_never_the_code(sesion, app):

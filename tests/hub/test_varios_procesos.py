@@ -268,6 +268,93 @@ def test_writes_switched_off_elsewhere_refuse_a_preview_issued_on_the_other_host
     assert _filas_escritas(procesos.env, "radicar_mesa_ayuda", [argumentos["asunto"]]) == [0]
 
 
+# --- an authorization code is exchanged once across both hosts ------------------------------------
+
+CANJES = 6  # the same code, three times to each host, all released at once
+RETORNO = "http://127.0.0.1:9/cb"
+
+
+def _codigo_oauth(procesos: Procesos) -> tuple[str, str, str]:
+    """A public client registered over HTTP and a live code for it (PKCE S256) made by a third
+    process, as the consent page would: (client_id, code, verifier)."""
+    r = httpx.post(
+        f"{procesos.bases[0]}/oauth/register",
+        json={"redirect_uris": [RETORNO], "token_endpoint_auth_method": "none"},
+        headers={"X-Forwarded-For": _ip_nueva()},
+        timeout=30,
+    )
+    assert r.status_code == 201, r.text
+    client_id = r.json()["client_id"]
+    verificador = uuid.uuid4().hex * 2
+    codigo = (
+        "import base64, hashlib, json, secrets\n"
+        "from datetime import timedelta\n"
+        "from django.utils import timezone\n"
+        "from oauth2_provider.models import Grant\n"
+        "from apps.autorizacion.models import Aplicacion\n"
+        "from apps.cuentas.models import User\n"
+        f"v = {verificador!r}\n"
+        "reto = base64.urlsafe_b64encode(hashlib.sha256(v.encode()).digest()).rstrip(b'=')\n"
+        "g = Grant.objects.create(\n"
+        "    user=User.objects.get(username='completo'),\n"
+        f"    application=Aplicacion.objects.get(client_id={client_id!r}),\n"
+        "    code=secrets.token_urlsafe(32),\n"
+        "    expires=timezone.now() + timedelta(seconds=60),\n"
+        f"    redirect_uri={RETORNO!r},\n"
+        "    scope='asistente:leer',\n"
+        "    code_challenge=reto.decode(),\n"
+        "    code_challenge_method='S256',\n"
+        ")\n"
+        "print(json.dumps(g.code))"
+    )
+    salida = manage(procesos.env, "shell", "-c", codigo).stdout
+    return client_id, json.loads(salida.strip().splitlines()[-1]), verificador
+
+
+def _canjear(base: str, client_id: str, codigo: str, verificador: str) -> httpx.Response:
+    return httpx.post(
+        f"{base}/oauth/token",
+        data={
+            "grant_type": "authorization_code",
+            "code": codigo,
+            "redirect_uri": RETORNO,
+            "client_id": client_id,
+            "code_verifier": verificador,
+        },
+        headers={"X-Forwarded-For": _ip_nueva()},
+        timeout=60,
+    )
+
+
+def _tokens_vivos(env: dict[str, str], client_id: str) -> list[int]:
+    """[access tokens, unrevoked refresh tokens] of the client, read by a separate process."""
+    codigo = (
+        "import json\n"
+        "from oauth2_provider.models import AccessToken, RefreshToken\n"
+        f"c = {client_id!r}\n"
+        "print(json.dumps([AccessToken.objects.filter(application__client_id=c).count(),"
+        " RefreshToken.objects.filter(application__client_id=c, revoked__isnull=True).count()]))"
+    )
+    salida = manage(env, "shell", "-c", codigo).stdout
+    return json.loads(salida.strip().splitlines()[-1])
+
+
+def test_one_authorization_code_sent_to_both_hosts_at_once_is_exchanged_once_then_revoked(
+    procesos,
+):
+    # OAuth 2.1 4.1.3: one exchange gets tokens; every other use of the code is refused and
+    # revokes what that exchange gave, whichever host it reached and however they interleave.
+    client_id, codigo, verificador = _codigo_oauth(procesos)
+    destinos = [procesos.bases[i % 2] for i in range(CANJES)]
+    respuestas = _a_la_vez(
+        [partial(_canjear, base, client_id, codigo, verificador) for base in destinos]
+    )
+    estados = sorted(r.status_code for r in respuestas)
+    assert estados == [200] + [400] * (CANJES - 1), [r.text for r in respuestas]
+    assert all(r.json()["error"] == "invalid_grant" for r in respuestas if r.status_code == 400)
+    assert _tokens_vivos(procesos.env, client_id) == [0, 0]
+
+
 # --- a brand change on one host is served by the other at once ------------------------------------
 
 
