@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from apps.marca import demo as marca_demo
 from apps.mcp.models import RegistroAuditoria
@@ -154,8 +155,10 @@ def test_the_confirmation_pages_are_readable(organizacion, navegador, ancho, alt
         pagina.goto(pagina.base + "/admin/mcp/claveapi/")
         pagina.locator("input[name=_selected_action]").first.check()
         pagina.select_option("select[name=action]", "revocar")
-        pagina.locator("button[name=index]").click()
-        assert pagina.get_by_role("button", name="Sí, continuar").is_visible()
+        # The confirmation comes back at the same address: wait for its button, not the URL.
+        with pagina.expect_navigation():
+            pagina.locator("button[name=index]").click()
+        expect(pagina.get_by_role("button", name="Sí, continuar")).to_be_visible()
         assert ancho_de_pagina(pagina) <= ancho
         capturar(pagina, "admin_confirmar_revocar_claves_390")
     assert violaciones == []
