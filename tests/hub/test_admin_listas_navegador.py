@@ -146,7 +146,7 @@ def test_the_confirmation_pages_are_readable(organizacion, navegador, ancho, alt
     assert ancho_de_pagina(pagina) <= ancho
     capturar(pagina, f"admin_confirmar_anular_firma_{ancho}")
     pagina.get_by_role("button", name="Sí, anular la firma").click()
-    assert pagina.locator(".errorlist").first.is_visible()  # the reason is required
+    expect(pagina.locator(".errorlist").first).to_be_visible()  # the reason is required
     pagina.fill("textarea[name=motivo]", "Se firmó la versión equivocada del documento.")
     pagina.get_by_role("button", name="Sí, anular la firma").click()
     pagina.wait_for_url(f"**/admin/firmas/firma/{firma.pk}/change/")
