@@ -31,7 +31,7 @@ METODO_POR_DEFECTO = "client_secret_basic"
 FLUJOS = frozenset({"authorization_code"})
 ACOMPANANTES = frozenset({"refresh_token"})
 # What every client gets, whatever subset it named: the metadata document offers the same.
-FLUJOS_REGISTRADOS = ("authorization_code", "refresh_token")
+FLUJOS_REGISTRADOS = (*sorted(FLUJOS), *sorted(ACOMPANANTES))
 # RFC 7591 section 2.1: `code` is authorization_code's response type, and the only one here.
 TIPOS_RESPUESTA = ("code",)
 # The model fields a registration fills, under the names the client sent them with.
@@ -59,7 +59,6 @@ class Metadatos:
     redirect_uris: tuple[str, ...]
     nombre: str
     metodo: str  # token_endpoint_auth_method
-    tipos_respuesta: tuple[str, ...]  # response_types, echoed as registered
 
     def campos(self) -> dict[str, str]:
         """The Aplicacion fields they fill: a client with no secret ("none") is public."""
@@ -82,8 +81,8 @@ def leer(cuerpo: bytes) -> Metadatos:
         raise MetadatosInvalidos("El cuerpo debe ser un objeto JSON con los metadatos del cliente.")
     datos = {campo: valor for campo, valor in datos.items() if valor is not None}
     uris = _redirecciones(datos.get("redirect_uris", []))
-    flujos = _flujos(datos.get("grant_types", ["authorization_code"]))
-    tipos = _tipos_respuesta(datos.get("response_types", list(TIPOS_RESPUESTA)), flujos)
+    _flujos(datos.get("grant_types", ["authorization_code"]))
+    _tipos_respuesta(datos.get("response_types", list(TIPOS_RESPUESTA)))
     if not uris:
         raise MetadatosInvalidos(
             "Falta redirect_uris: el flujo authorization_code necesita al menos una dirección "
@@ -99,7 +98,7 @@ def leer(cuerpo: bytes) -> Metadatos:
     nombre = datos.get("client_name", "")
     if not isinstance(nombre, str):
         raise MetadatosInvalidos("client_name debe ser texto.")
-    return Metadatos(redirect_uris=uris, nombre=nombre, metodo=metodo, tipos_respuesta=tipos)
+    return Metadatos(redirect_uris=uris, nombre=nombre, metodo=metodo)
 
 
 def _redirecciones(uris: object) -> tuple[str, ...]:
@@ -113,17 +112,15 @@ def _redirecciones(uris: object) -> tuple[str, ...]:
     return tuple(dict.fromkeys(uris))
 
 
-def _flujos(flujos: object) -> frozenset[str]:
+def _flujos(flujos: object) -> None:
     if not isinstance(flujos, list) or not all(isinstance(f, str) for f in flujos):
         raise MetadatosInvalidos("grant_types debe ser una lista de textos.")
-    # A set: a grant type sent twice is registered once.
-    pedidos = frozenset(flujos)
-    if pedidos - ACOMPANANTES != FLUJOS:
+    # As a set: a grant type sent twice is asked for once (every client gets FLUJOS_REGISTRADOS).
+    if set(flujos) - ACOMPANANTES != FLUJOS:
         raise MetadatosInvalidos("Solo se admite el flujo authorization_code (con refresh_token).")
-    return pedidos
 
 
-def _tipos_respuesta(tipos: object, flujos: frozenset[str]) -> tuple[str, ...]:
+def _tipos_respuesta(tipos: object) -> None:
     if not isinstance(tipos, list) or not all(isinstance(t, str) for t in tipos):
         raise MetadatosInvalidos("response_types debe ser una lista de textos.")
     if not set(tipos) <= set(TIPOS_RESPUESTA):
@@ -132,14 +129,13 @@ def _tipos_respuesta(tipos: object, flujos: frozenset[str]) -> tuple[str, ...]:
             "response_types no admitido: este servidor solo admite code (el flujo "
             "authorization_code)."
         )
-    # RFC 7591 2.1: authorization_code goes with code and code with authorization_code. _flujos
-    # already demands authorization_code, so only a list without code (an empty one) fails here.
-    if ("code" in tipos) != ("authorization_code" in flujos):
+    # RFC 7591 2.1: authorization_code, which _flujos demands, goes with code. Only what is left
+    # is TIPOS_RESPUESTA itself, so every client is registered (and answered) with it.
+    if "code" not in tipos:
         raise MetadatosInvalidos(
             "response_types debe incluir code: es la respuesta del flujo authorization_code "
             "(RFC 7591, sección 2.1)."
         )
-    return tuple(dict.fromkeys(tipos))
 
 
 def rechazo(exc: ValidationError) -> MetadatosInvalidos:

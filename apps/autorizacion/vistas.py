@@ -123,20 +123,18 @@ class Registro(View):
         with transaction.atomic():
             aplicacion.save()
         logger.info("OAuth: cliente registrado (id %s)", aplicacion.pk)
-        return JsonResponse(self.respuesta(aplicacion, secreto, metadatos), status=201)
+        return JsonResponse(self.respuesta(aplicacion, secreto, metadatos.metodo), status=201)
 
     @staticmethod
-    def respuesta(
-        aplicacion: Aplicacion, secreto: str | None, metadatos: metadatos_cliente.Metadatos
-    ) -> dict:
+    def respuesta(aplicacion: Aplicacion, secreto: str | None, metodo: str) -> dict:
         """RFC 7591 section 3.2.1: the client's metadata as stored, its id (and secret, once)."""
         datos = {
             "client_id": aplicacion.client_id,
             "client_id_issued_at": int(aplicacion.created.timestamp()),
             "redirect_uris": aplicacion.redirect_uris.split(),
             "grant_types": list(metadatos_cliente.FLUJOS_REGISTRADOS),
-            "response_types": list(metadatos.tipos_respuesta),
-            "token_endpoint_auth_method": metadatos.metodo,
+            "response_types": list(metadatos_cliente.TIPOS_RESPUESTA),
+            "token_endpoint_auth_method": metodo,
         }
         if aplicacion.name:
             datos["client_name"] = aplicacion.name
