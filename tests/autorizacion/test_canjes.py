@@ -4,6 +4,8 @@ the record of the exchange is a database row, written with the tokens (OAuth 2.1
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
 from apps.autorizacion.models import Aplicacion, CanjeCodigo
@@ -94,6 +96,18 @@ def test_a_code_another_exchange_consumes_midway_is_invalid_grant_and_issues_not
     assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
     assert not AccessToken.objects.exists() and not RefreshToken.objects.exists()
     assert not CanjeCodigo.objects.exists()
+
+
+def test_an_exchange_reads_the_grant_three_times_and_deletes_it_once(sesion, app):
+    # The library's own check and its save read it; the hub reads it once for PKCE, the redirect
+    # URI and the resource (the library read it again at each: six reads before).
+    pedido, codigo = _codigo(sesion, app)
+    with CaptureQueriesContext(connection) as consultas:
+        assert canjear(sesion, pedido, codigo).status_code == 200
+    concesiones = [
+        q["sql"] for q in consultas.captured_queries if '"oauth2_provider_grant"' in q["sql"]
+    ]
+    assert [q.split()[0] for q in concesiones] == ["SELECT", "SELECT", "SELECT", "DELETE"]
 
 
 def test_the_record_of_an_exchange_holds_the_codes_digest_never_the_code(sesion, app):
