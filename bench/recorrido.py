@@ -154,6 +154,25 @@ def vueltas(recorrido: Recorrido) -> list[tuple[str, str]]:
     return list(resultado)
 
 
+def unidad(modulo: str) -> str:
+    """The layer unit a module belongs to: `hub` (the base) or its app, `apps.<app>`."""
+    partes = modulo.split(".")
+    return "hub" if partes[0] == "hub" else ".".join(partes[:2])
+
+
+def subidas(recorrido: Recorrido) -> list[tuple[str, str]]:
+    """The climbs back that do not go down: into another app, or from the base into an app.
+
+    A climb into `hub` (the base every layer stands on) or within the caller's own app is a
+    call down into a module another layer used first; one into another app is a layer reaching
+    across or up (the domain tool that called the assistant's limits, issue 24)."""
+    return [
+        (modulo, desde)
+        for modulo, desde in vueltas(recorrido)
+        if unidad(modulo) not in ("hub", unidad(desde))
+    ]
+
+
 def texto(titulo: str, recorrido: Recorrido) -> str:
     """The walk as docs/arquitectura.md writes it (a fenced block, one module per line)."""
     pasos, subidas = camino(recorrido), vueltas(recorrido)

@@ -88,3 +88,57 @@ def test_a_verified_call_leaves_the_verification_limit_to_the_assistant(
     assert _entradas_del_dominio_al_asistente(entradas) == []
     # The assistant itself checks the limit (and, on a miss, counts it).
     assert ("apps.mcp.limites", "apps.mcp.llamadas") in {(e.modulo, e.desde) for e in entradas}
+
+
+def test_every_climb_back_of_both_walks_goes_down_to_the_base_or_stays_in_its_app(
+    client, redis_real
+):
+    for nombre, hecho in recorrido.recorridos(client).items():
+        assert recorrido.vueltas(hecho), nombre  # there are climbs to judge
+        assert recorrido.subidas(hecho) == [], nombre
+
+
+def test_a_climb_from_a_domain_tool_into_the_assistant_is_a_climb_up():
+    """The check above can fail: the climb issue 24 named (a domain tool calling back into the
+    assistant's limits) is one, as is the base calling into an app; calls into hub are not."""
+
+    def entrada(modulo: str, *arriba: str) -> recorrido.Entrada:
+        return recorrido.Entrada(modulo, arriba[-1] if arriba else None, arriba)
+
+    herramienta = "apps.solicitudes.herramientas.estado"
+    pila = ("hub.middleware", "apps.mcp.protocolo", "apps.mcp.llamadas", herramienta)
+    hecho = recorrido.Recorrido(
+        entradas=[
+            entrada("hub.middleware"),
+            entrada("hub.texto", "hub.middleware"),
+            entrada("apps.mcp.protocolo", "hub.middleware"),
+            entrada("apps.mcp.limites", "hub.middleware", "apps.mcp.protocolo"),
+            entrada("hub.limites", "hub.middleware", "apps.mcp.protocolo"),
+            entrada("apps.mcp.llamadas", "hub.middleware", "apps.mcp.protocolo"),
+            entrada(herramienta, *pila[:-1]),
+            entrada("hub.texto", *pila),
+            entrada("apps.mcp.limites", *pila),
+            entrada("apps.mcp.protocolo", "hub.middleware", "hub.limites"),
+        ],
+        lineas=dict.fromkeys(
+            [
+                "hub.middleware",
+                "hub.texto",
+                "apps.mcp.protocolo",
+                "apps.mcp.limites",
+                "hub.limites",
+                "apps.mcp.llamadas",
+                herramienta,
+            ],
+            recorrido.LINEAS,
+        ),
+    )
+    assert recorrido.vueltas(hecho) == [
+        ("hub.texto", herramienta),
+        ("apps.mcp.limites", herramienta),
+        ("apps.mcp.protocolo", "hub.limites"),
+    ]
+    assert recorrido.subidas(hecho) == [
+        ("apps.mcp.limites", herramienta),
+        ("apps.mcp.protocolo", "hub.limites"),
+    ]
