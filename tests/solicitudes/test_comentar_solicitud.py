@@ -172,6 +172,19 @@ def test_with_the_api_key_alone_it_is_sin_identidad(client, clave, escenario):
     error_herramienta(_llamar(client, clave, escenario["s"].numero_radicado), "SIN_IDENTIDAD")
 
 
+def test_the_api_key_alone_cannot_confirm_a_persons_preview_even_if_listed_public(
+    client, clave, como, escenario
+):
+    """A write never runs without a person: not even a key-only call holding a person's token
+    for that key, with the write tool wrongly listed among the public ones."""
+    numero = escenario["s"].numero_radicado
+    token = _token(client, como(escenario["dueno"]), numero)
+    ajustar(herramientas_publicas=["comentar_solicitud"])
+    error_herramienta(_confirmar(client, clave, numero, token), "SIN_IDENTIDAD")
+    assert not Comentario.objects.exists()
+    assert not ConfirmacionUsada.objects.exists()
+
+
 def test_a_person_without_request_permissions_gets_sin_permiso(client, como, escenario):
     # In the role of the pending task (so able to see it) but without any request permission.
     solo_rol = persona(escenario["revision"], permisos=[USAR])
