@@ -1,4 +1,4 @@
-"""The contract's table of tools, with the real tools: which ones each identity sees and may call."""
+"""The contract's tool table, with the real tools: which ones each identity sees and may call."""
 
 from __future__ import annotations
 
@@ -34,9 +34,7 @@ def test_the_key_alone_lists_exactly_the_two_public_tools(client, clave):
     assert _nombres(client, clave) == PUBLICAS
 
 
-def test_a_person_without_permissions_lists_exactly_the_tools_of_any_identified_user(
-    client, como
-):
+def test_a_person_without_permissions_lists_exactly_the_tools_of_any_identified_user(client, como):
     persona = UserFactory(permisos=["mcp.asistente.usar"])
     assert _nombres(client, como(persona)) == DE_TODA_PERSONA
 
@@ -48,15 +46,11 @@ def test_each_permission_adds_exactly_the_tools_of_the_table(client, como, permi
 
 
 @pytest.mark.parametrize("nombre", sorted(DE_TODA_PERSONA - PUBLICAS | CON_PERMISO))
-def test_every_tool_that_needs_a_person_is_sin_identidad_with_the_key_alone(
-    client, clave, nombre
-):
+def test_every_tool_that_needs_a_person_is_sin_identidad_with_the_key_alone(client, clave, nombre):
     error_herramienta(llamar(client, nombre, {}, **clave), "SIN_IDENTIDAD")
 
 
 @pytest.mark.parametrize("nombre", sorted(CON_PERMISO))
-def test_every_tool_with_permissions_is_sin_permiso_for_a_person_without_them(
-    client, como, nombre
-):
+def test_every_tool_with_permissions_is_sin_permiso_for_a_person_without_them(client, como, nombre):
     persona = UserFactory(permisos=["mcp.asistente.usar"])
     error_herramienta(llamar(client, nombre, {}, **como(persona)), "SIN_PERMISO")
