@@ -342,6 +342,7 @@ ACEPTA = st.one_of(
     st.sampled_from(["application/json", "application/json, text/event-stream", "*/*"]),
     st.sampled_from(["text/html", "text/event-stream", "application/xml", "", "application/*"]),
     st.sampled_from(["APPLICATION/JSON;q=0.5", "text/*, application/json;q=0.1"]),
+    st.sampled_from(["application/json;q=0, */*", "*/*;q=0, application/json", "*/*; q = 0"]),
     _CABECERA,
 )
 VERSIONES = st.one_of(

@@ -84,6 +84,34 @@ def test_accept_headers_that_include_json_are_served(client, clave, accept):
     assert rpc(client, "ping", Accept=accept, **clave).resultado == {}
 
 
+@pytest.mark.parametrize(
+    "accept",
+    [
+        "application/json;q=0",
+        "application/json; q=0.000, text/event-stream",
+        "text/event-stream, application/json;q=0, */*",
+        "application/json;q=0, application/*",
+        "application/*;q=0, */*;q=0.5",
+    ],
+)
+def test_json_refused_with_q_0_is_406_even_beside_a_wildcard(client, accept):
+    # RFC 9110 12.4.2: q=0 is "not acceptable", and the most specific range decides.
+    _sobre(rpc(client, "ping", Accept=accept), 406, "NO_ACEPTABLE")
+
+
+@pytest.mark.parametrize(
+    "accept",
+    [
+        "application/json;q=0.001",
+        "*/*;q=0, application/json",
+        "application/*;q=0, application/json;q=0.2",
+        "text/html;q=0, application/json;charset=utf-8;q=1.0",
+    ],
+)
+def test_json_with_any_positive_weight_is_served(client, clave, accept):
+    assert rpc(client, "ping", Accept=accept, **clave).resultado == {}
+
+
 def test_the_origin_check_comes_before_the_accept_check(client):
     r = rpc(client, "ping", Origin="https://x.example", Accept="text/html")
     _sobre(r, 403, "SIN_PERMISO")
