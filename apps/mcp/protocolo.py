@@ -124,7 +124,10 @@ def _origen_permitido(request: HttpRequest, ajustes: AjustesAsistente) -> bool:
     permitidos = {str(o).strip().rstrip("/").lower() for o in ajustes.origenes_permitidos or []}
     if origen in permitidos:
         return True
-    partes = urlsplit(origen)
+    try:
+        partes = urlsplit(origen)
+    except ValueError:  # a broken IPv6 literal ("http://[::1"): no site's own origin
+        return False
     # The Host header already passed ALLOWED_HOSTS, so a rebinding page's own name cannot match.
     return (
         bool(partes.netloc)

@@ -59,6 +59,12 @@ def test_same_host_with_another_scheme_is_a_foreign_origin(client, clave):
     _sobre(rpc(client, "ping", Origin="https://testserver", **clave), 403, "SIN_PERMISO")
 
 
+@pytest.mark.parametrize("origen", ["http://[::1", "http://[zz]", "https://[testserver]"])
+def test_a_malformed_origin_is_a_foreign_origin_not_a_500(client, clave, origen):
+    # urlsplit raises ValueError on a broken IPv6 literal.
+    _sobre(rpc(client, "ping", Origin=origen, **clave), 403, "SIN_PERMISO")
+
+
 def test_an_origin_listed_by_the_administrator_is_accepted(client, clave):
     ajustar(origenes_permitidos=["https://asistente.entidad.gov.co"])
     r = rpc(client, "ping", Origin="https://asistente.entidad.gov.co", **clave)
