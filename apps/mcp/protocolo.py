@@ -124,7 +124,10 @@ def _origen_permitido(request: HttpRequest, ajustes: AjustesAsistente) -> bool:
     permitidos = {str(o).strip().rstrip("/").lower() for o in ajustes.origenes_permitidos or []}
     if origen in permitidos:
         return True
-    partes = urlsplit(origen)
+    try:
+        partes = urlsplit(origen)
+    except ValueError:  # a broken IPv6 literal ("http://[::1"): no site's own origin
+        return False
     # The Host header already passed ALLOWED_HOSTS, so a rebinding page's own name cannot match.
     return (
         bool(partes.netloc)
@@ -133,11 +136,30 @@ def _origen_permitido(request: HttpRequest, ajustes: AjustesAsistente) -> bool:
     )
 
 
+def _peso(parametros: list[str]) -> float:
+    """The `q` of a media range (1 when absent or unreadable)."""
+    for parametro in parametros:
+        nombre, _, valor = parametro.partition("=")
+        if nombre.strip().lower() == "q":
+            try:
+                peso = float(valor.strip())
+            except ValueError:
+                return 1.0
+            return peso if math.isfinite(peso) else 1.0
+    return 1.0
+
+
 def _acepta_json(accept: str) -> bool:
+    # RFC 9110 12.5.1: the most specific range that matches decides, and q=0 is "not acceptable".
+    pesos: dict[str, float] = {}
     for parte in accept.split(","):
-        tipo = parte.split(";")[0].strip().lower()
+        tipo, *parametros = parte.split(";")
+        tipo = tipo.strip().lower()
         if tipo in ("application/json", "application/*", "*/*"):
-            return True
+            pesos.setdefault(tipo, _peso(parametros))
+    for tipo in ("application/json", "application/*", "*/*"):
+        if tipo in pesos:
+            return pesos[tipo] > 0
     return False
 
 

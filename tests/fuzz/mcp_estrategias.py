@@ -336,12 +336,14 @@ ORIGENES = st.one_of(
         ["http://testserver", "HTTP://TESTSERVER/", "https://testserver", "http://evil.example"]
     ),
     st.sampled_from(["null", "", "http://testserver:80", "http://testserver.evil.example"]),
+    st.sampled_from(["http://[::1", "http://[zz]"]),  # urlsplit raises on these
     _CABECERA,
 )
 ACEPTA = st.one_of(
     st.sampled_from(["application/json", "application/json, text/event-stream", "*/*"]),
     st.sampled_from(["text/html", "text/event-stream", "application/xml", "", "application/*"]),
     st.sampled_from(["APPLICATION/JSON;q=0.5", "text/*, application/json;q=0.1"]),
+    st.sampled_from(["application/json;q=0, */*", "*/*;q=0, application/json", "*/*; q = 0"]),
     _CABECERA,
 )
 VERSIONES = st.one_of(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import math
 import os
 import re
 import string
@@ -471,8 +472,20 @@ def _credenciales(org: Organizacion, caso: str) -> tuple[dict[str, str], tuple[i
 
 
 def _acepta_json(valor: str) -> bool:
-    tipos = {p.split(";")[0].strip().lower() for p in valor.split(",")}
-    return bool(tipos & {"application/json", "application/*", "*/*"})
+    """RFC 9110: the most specific range naming JSON decides; q=0 is "not acceptable"."""
+    especificidad = {"application/json": 2, "application/*": 1, "*/*": 0}
+    rangos = []
+    for parte in valor.split(","):
+        tipo, *parametros = (p.strip().lower() for p in parte.split(";"))
+        if tipo in especificidad:
+            pares = (p.partition("=") for p in parametros)
+            q = next((v.strip() for n, _, v in pares if n.strip() == "q"), "1")
+            try:
+                peso = float(q)
+            except ValueError:
+                peso = 1.0
+            rangos.append((especificidad[tipo], -len(rangos), peso if math.isfinite(peso) else 1.0))
+    return bool(rangos) and max(rangos)[2] > 0
 
 
 def _tipo_json(valor: str) -> bool:

@@ -59,6 +59,12 @@ def test_same_host_with_another_scheme_is_a_foreign_origin(client, clave):
     _sobre(rpc(client, "ping", Origin="https://testserver", **clave), 403, "SIN_PERMISO")
 
 
+@pytest.mark.parametrize("origen", ["http://[::1", "http://[zz]", "https://[testserver]"])
+def test_a_malformed_origin_is_a_foreign_origin_not_a_500(client, clave, origen):
+    # urlsplit raises ValueError on a broken IPv6 literal.
+    _sobre(rpc(client, "ping", Origin=origen, **clave), 403, "SIN_PERMISO")
+
+
 def test_an_origin_listed_by_the_administrator_is_accepted(client, clave):
     ajustar(origenes_permitidos=["https://asistente.entidad.gov.co"])
     r = rpc(client, "ping", Origin="https://asistente.entidad.gov.co", **clave)
@@ -81,6 +87,34 @@ def test_an_accept_header_without_json_is_406_before_credentials(client, accept)
     ],
 )
 def test_accept_headers_that_include_json_are_served(client, clave, accept):
+    assert rpc(client, "ping", Accept=accept, **clave).resultado == {}
+
+
+@pytest.mark.parametrize(
+    "accept",
+    [
+        "application/json;q=0",
+        "application/json; q=0.000, text/event-stream",
+        "text/event-stream, application/json;q=0, */*",
+        "application/json;q=0, application/*",
+        "application/*;q=0, */*;q=0.5",
+    ],
+)
+def test_json_refused_with_q_0_is_406_even_beside_a_wildcard(client, accept):
+    # RFC 9110 12.4.2: q=0 is "not acceptable", and the most specific range decides.
+    _sobre(rpc(client, "ping", Accept=accept), 406, "NO_ACEPTABLE")
+
+
+@pytest.mark.parametrize(
+    "accept",
+    [
+        "application/json;q=0.001",
+        "*/*;q=0, application/json",
+        "application/*;q=0, application/json;q=0.2",
+        "text/html;q=0, application/json;charset=utf-8;q=1.0",
+    ],
+)
+def test_json_with_any_positive_weight_is_served(client, clave, accept):
     assert rpc(client, "ping", Accept=accept, **clave).resultado == {}
 
 
