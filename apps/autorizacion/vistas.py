@@ -1,7 +1,8 @@
-"""The authorization server's machine endpoints: RFC 8414 metadata and RFC 7591 registration.
+"""The authorization server's machine endpoints: RFC 8414 metadata and RFC 7591 registration,
+and the library's token endpoint with its answers' headers made whole.
 
-Token, revocation and authorization come from the library (apps.autorizacion.urls); these two
-are the hub's because they carry its policy: the metadata names exactly what the server accepts
+Revocation and authorization come from the library (apps.autorizacion.urls); these two are the
+hub's because they carry its policy: the metadata names exactly what the server accepts
 now (registration and metadata documents follow the administrator's switches), and registration
 is counted per address, refuses redirect URIs that are neither https nor loopback http, and
 answers without the RFC 7592 management fields (those endpoints are not mounted).
@@ -19,6 +20,7 @@ from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
+from oauth2_provider.views import TokenView
 
 from apps.autorizacion import metadatos_cliente
 from apps.autorizacion.models import Aplicacion
@@ -74,6 +76,20 @@ def _error(status: int, error: str, descripcion: str, headers: dict | None = Non
         respuesta[nombre] = valor
     respuesta["Cache-Control"] = "no-store"
     return respuesta
+
+
+class Token(TokenView):
+    """POST: the library's token endpoint, every answer JSON and never cached (RFC 6749 5.1 and
+    5.2). oauthlib adds those headers only to what its grant handlers answer; an error raised
+    elsewhere (RFC 8707 `invalid_target` while the tokens are saved, query parameters on the
+    request) reached the client as text/html that a cache could keep."""
+
+    def post(self, request, *args, **kwargs):
+        respuesta = super().post(request, *args, **kwargs)
+        respuesta["Content-Type"] = "application/json"
+        respuesta["Cache-Control"] = "no-store"
+        respuesta["Pragma"] = "no-cache"
+        return respuesta
 
 
 REGLA_REGISTRO = limites.Regla(
