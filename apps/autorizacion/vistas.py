@@ -139,7 +139,11 @@ class Registro(View):
         with transaction.atomic():
             aplicacion.save()
         logger.info("OAuth: cliente registrado (id %s)", aplicacion.pk)
-        return JsonResponse(self.respuesta(aplicacion, secreto, metadatos.metodo), status=201)
+        respuesta = JsonResponse(self.respuesta(aplicacion, secreto, metadatos.metodo), status=201)
+        # It may carry client_secret: never kept by a cache (RFC 6749 5.1, RFC 7591's examples).
+        respuesta["Cache-Control"] = "no-store"
+        respuesta["Pragma"] = "no-cache"
+        return respuesta
 
     @staticmethod
     def respuesta(aplicacion: Aplicacion, secreto: str | None, metodo: str) -> dict:
