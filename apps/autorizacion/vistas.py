@@ -15,14 +15,14 @@ import logging
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.views import TokenView
 
-from apps.autorizacion import metadatos_cliente
+from apps.autorizacion import metadatos_cliente, servidor
 from apps.autorizacion.models import Aplicacion
 from apps.autorizacion.registro import RegistroPermitido
 from apps.mcp.models import AjustesAsistente
@@ -82,10 +82,17 @@ class Token(TokenView):
     """POST: the library's token endpoint, every answer JSON and never cached (RFC 6749 5.1 and
     5.2). oauthlib adds those headers only to what its grant handlers answer; an error raised
     elsewhere (RFC 8707 `invalid_target` while the tokens are saved, query parameters on the
-    request) reached the client as text/html that a cache could keep."""
+    request) reached the client as text/html that a cache could keep. A protocol parameter sent
+    twice is `invalid_request`, as at the authorization endpoint (servidor.sin_repetidos)."""
 
     def post(self, request, *args, **kwargs):
-        respuesta = super().post(request, *args, **kwargs)
+        doble = next((n for n in servidor.UNICOS if len(request.POST.getlist(n)) > 1), None)
+        if doble is not None:
+            # RFC 6749 3.2: a parameter sent twice is refused. The library would pass oauthlib
+            # only the last value (oauthlib's own repeat checks never see the first).
+            respuesta = HttpResponse(servidor.repetido(doble).json, status=400)
+        else:
+            respuesta = super().post(request, *args, **kwargs)
         respuesta["Content-Type"] = "application/json"
         respuesta["Cache-Control"] = "no-store"
         respuesta["Pragma"] = "no-cache"
