@@ -4,6 +4,7 @@
   implicit, password, client-credentials nor device grant at all.
 - PKCE S256 only: `plain` is refused at the authorization request itself, before any consent
   (the library's COMPLIANT_BCP_RFC9700_PKCE_METHOD refuses it only when the code is saved).
+- A protocol parameter sent twice is `invalid_request` (RFC 6749 3.1), not the last one kept.
 - Lifetimes from the assistant's settings, read per request where the library reads them:
   the access token's through oauthlib's `token_expires_in` (a callable), the refresh token's in
   `validate_refresh_token` (counted from the refresh token's issue: each rotation slides it).
@@ -144,7 +145,43 @@ class Servidor(WebApplicationServer):
             token_expires_in=vigencia_acceso,
             refresh_token_generator=kwargs.get("refresh_token_generator"),
         )
-        self.auth_grant.custom_validators.pre_auth.append(solo_s256)
+        # The token endpoint's repeats are refused by its view (apps.autorizacion.vistas.Token):
+        # the library hands oauthlib only the last value of each body parameter.
+        self.auth_grant.custom_validators.pre_auth.extend([sin_repetidos, solo_s256])
+
+
+# The parameters of OAuth 2.1 and PKCE this server reads. `resource` may repeat (RFC 8707);
+# one the server does not know is ignored however often it comes (RFC 6749 3.1).
+UNICOS = (
+    "response_type",
+    "client_id",
+    "client_secret",
+    "redirect_uri",
+    "scope",
+    "state",
+    "code_challenge",
+    "code_challenge_method",
+    "grant_type",
+    "code",
+    "code_verifier",
+    "refresh_token",
+)
+
+
+def sin_repetidos(request) -> dict:
+    """`invalid_request` for a parameter sent twice (RFC 6749 3.1 and 3.2: "MUST NOT be included
+    more than once"): oauthlib checks only a few and otherwise keeps the last, so a second
+    code_challenge or code_verifier was silently preferred. On the authorization request it runs
+    once the client and redirect URI are known (the error goes back to the client)."""
+    repetidos = [nombre for nombre in UNICOS if nombre in request.duplicate_params]
+    if repetidos:
+        raise repetido(repetidos[0], request)
+    return {}
+
+
+def repetido(nombre: str, request=None) -> errors.InvalidRequestError:
+    """The `invalid_request` for a parameter sent twice, in oauthlib's words for its own."""
+    return errors.InvalidRequestError(description=f"Duplicate {nombre} parameter.", request=request)
 
 
 def solo_s256(request) -> dict:

@@ -9,7 +9,7 @@ from django.urls import path
 from oauth2_provider import views as vistas_oauth
 
 from apps.autorizacion.consentimiento import Autorizacion
-from apps.autorizacion.vistas import Registro, metadatos_servidor
+from apps.autorizacion.vistas import Registro, Token, metadatos_servidor
 
 app_name = "oauth2_provider"
 urlpatterns = [
@@ -19,7 +19,7 @@ urlpatterns = [
         name="oauth-server-metadata",
     ),
     path("oauth/authorize", Autorizacion.as_view(), name="authorize"),
-    path("oauth/token", vistas_oauth.TokenView.as_view(), name="token"),
+    path("oauth/token", Token.as_view(), name="token"),
     path("oauth/revoke", vistas_oauth.RevokeTokenView.as_view(), name="revoke-token"),
     path("oauth/register", Registro.as_view(), name="dcr-register"),
 ]

@@ -1,7 +1,8 @@
-"""The authorization server's machine endpoints: RFC 8414 metadata and RFC 7591 registration.
+"""The authorization server's machine endpoints: RFC 8414 metadata and RFC 7591 registration,
+and the library's token endpoint with its answers' headers made whole.
 
-Token, revocation and authorization come from the library (apps.autorizacion.urls); these two
-are the hub's because they carry its policy: the metadata names exactly what the server accepts
+Revocation and authorization come from the library (apps.autorizacion.urls); these two are the
+hub's because they carry its policy: the metadata names exactly what the server accepts
 now (registration and metadata documents follow the administrator's switches), and registration
 is counted per address, refuses redirect URIs that are neither https nor loopback http, and
 answers without the RFC 7592 management fields (those endpoints are not mounted).
@@ -14,13 +15,14 @@ import logging
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
+from oauth2_provider.views import TokenView
 
-from apps.autorizacion import metadatos_cliente
+from apps.autorizacion import metadatos_cliente, servidor
 from apps.autorizacion.models import Aplicacion
 from apps.autorizacion.registro import RegistroPermitido
 from apps.mcp.models import AjustesAsistente
@@ -76,6 +78,27 @@ def _error(status: int, error: str, descripcion: str, headers: dict | None = Non
     return respuesta
 
 
+class Token(TokenView):
+    """POST: the library's token endpoint, every answer JSON and never cached (RFC 6749 5.1 and
+    5.2). oauthlib adds those headers only to what its grant handlers answer; an error raised
+    elsewhere (RFC 8707 `invalid_target` while the tokens are saved, query parameters on the
+    request) reached the client as text/html that a cache could keep. A protocol parameter sent
+    twice is `invalid_request`, as at the authorization endpoint (servidor.sin_repetidos)."""
+
+    def post(self, request, *args, **kwargs):
+        doble = next((n for n in servidor.UNICOS if len(request.POST.getlist(n)) > 1), None)
+        if doble is not None:
+            # RFC 6749 3.2: a parameter sent twice is refused. The library would pass oauthlib
+            # only the last value (oauthlib's own repeat checks never see the first).
+            respuesta = HttpResponse(servidor.repetido(doble).json, status=400)
+        else:
+            respuesta = super().post(request, *args, **kwargs)
+        respuesta["Content-Type"] = "application/json"
+        respuesta["Cache-Control"] = "no-store"
+        respuesta["Pragma"] = "no-cache"
+        return respuesta
+
+
 REGLA_REGISTRO = limites.Regla(
     grupo="oauth_registro", limite=lambda: REGISTROS_POR_HORA, ventana=3600
 )
@@ -123,7 +146,11 @@ class Registro(View):
         with transaction.atomic():
             aplicacion.save()
         logger.info("OAuth: cliente registrado (id %s)", aplicacion.pk)
-        return JsonResponse(self.respuesta(aplicacion, secreto, metadatos.metodo), status=201)
+        respuesta = JsonResponse(self.respuesta(aplicacion, secreto, metadatos.metodo), status=201)
+        # It may carry client_secret: never kept by a cache (RFC 6749 5.1, RFC 7591's examples).
+        respuesta["Cache-Control"] = "no-store"
+        respuesta["Pragma"] = "no-cache"
+        return respuesta
 
     @staticmethod
     def respuesta(aplicacion: Aplicacion, secreto: str | None, metodo: str) -> dict:

@@ -161,3 +161,11 @@ def test_a_client_that_names_no_auth_method_gets_a_secret_shown_once(client):
     assert datos["client_secret"] and datos["client_secret_expires_at"] == 0
     app = Aplicacion.objects.get(client_id=datos["client_id"])
     assert app.client_type == "confidential" and app.client_secret != datos["client_secret"]
+
+
+@pytest.mark.parametrize("metodo", ["client_secret_basic", "none"])
+def test_a_registration_answer_is_never_cached(client, metodo):
+    # RFC 6749 5.1: a response with credentials (here client_secret) carries no-store and no-cache.
+    r = registrar(client, token_endpoint_auth_method=metodo)
+    assert r.status_code == 201 and r["Content-Type"] == "application/json"
+    assert r["Cache-Control"] == "no-store" and r["Pragma"] == "no-cache"
