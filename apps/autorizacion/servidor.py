@@ -42,19 +42,6 @@ def vigencia_refresco() -> timedelta:
     return timedelta(days=AjustesAsistente.cargar().oauth_refresco_dias)
 
 
-class CodigoReusado(errors.InvalidGrantError):
-    """`invalid_grant` raised while the tokens are saved, answered as oauthlib answers a refused
-    code: the library's view gives an exception's response only the exception's headers."""
-
-    @property
-    def headers(self) -> dict[str, str]:
-        return {
-            "Content-Type": "application/json",
-            "Cache-Control": "no-store",
-            "Pragma": "no-cache",
-        }
-
-
 class Validador(OAuth2Validator):
     """The library's validator, with the hub's lifetimes and resource binding."""
 
@@ -122,7 +109,7 @@ class Validador(OAuth2Validator):
             # Another exchange of this code got past validate_code too: this one is the replay.
             # Its tokens were rolled back; the other exchange's are revoked.
             canjes.al_reusar(request.code)
-            raise CodigoReusado(request=request) from None
+            raise errors.InvalidGrantError(request=request) from None
         return guardado
 
     def invalidate_authorization_code(self, client_id, code, request, *args, **kwargs) -> None:
