@@ -207,6 +207,22 @@ def test_a_json_array_is_422(enviar, portal):
     assert list(datos["error"]["campos"]) == ["__all__"]
 
 
+@pytest.mark.parametrize("charset", ["latin-1", "cp1252", "utf-8"])
+def test_the_body_is_read_as_utf8_whatever_charset_the_content_type_names(client, portal, charset):
+    # generic(): Client.post would re-encode the body into the named charset.
+    texto = json.dumps(cuerpo(nombre="Ana María Núñez"), ensure_ascii=False).encode("utf-8")
+    r = client.generic("POST", URL, texto, content_type=f"application/json; charset={charset}")
+    assert r.status_code == 201
+    assert MensajeContacto.objects.get().nombre == "Ana María Núñez"
+
+
+def test_a_body_that_is_not_utf8_is_400_json_invalido_even_if_its_charset_says_so(client, portal):
+    texto = json.dumps(cuerpo(nombre="Ana María Núñez"), ensure_ascii=False).encode("latin-1")
+    r = client.generic("POST", URL, texto, content_type="application/json; charset=latin-1")
+    error_del_sobre(r, 400, "JSON_INVALIDO")
+    assert MensajeContacto.objects.count() == 0
+
+
 def test_malformed_json_is_400_json_invalido(client, portal):
     r = client.post(URL, '{"nombre": "Ana",', content_type="application/json")
     error_del_sobre(r, 400, "JSON_INVALIDO")
