@@ -207,6 +207,14 @@ def test_a_json_array_is_422(enviar, portal):
     assert list(datos["error"]["campos"]) == ["__all__"]
 
 
+@pytest.mark.parametrize("valor", ["null", '"texto"', "12", "true"])
+def test_a_json_value_that_is_not_an_object_is_422_saying_so_in_spanish(client, portal, valor):
+    r = client.post(URL, valor, content_type="application/json")
+    datos = error_del_sobre(r, 422, "DATOS_INVALIDOS")
+    assert datos["error"]["campos"] == {"__all__": ["Se esperaba un objeto JSON."]}
+    assert MensajeContacto.objects.count() == 0
+
+
 @pytest.mark.parametrize("charset", ["latin-1", "cp1252", "utf-8"])
 def test_the_body_is_read_as_utf8_whatever_charset_the_content_type_names(client, portal, charset):
     # generic(): Client.post would re-encode the body into the named charset.
