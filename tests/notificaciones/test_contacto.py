@@ -250,6 +250,31 @@ def test_a_body_that_is_not_json_is_415(client, portal, contenido, tipo):
     assert MensajeContacto.objects.count() == 0
 
 
+@pytest.mark.parametrize("tipo", ["text/json", "application/vnd.api+json", ""])
+def test_a_json_body_under_another_content_type_is_415(client, portal, tipo):
+    r = client.generic("POST", URL, json.dumps(cuerpo()), content_type=tipo)
+    error_del_sobre(r, 415, "TIPO_NO_SOPORTADO")
+    assert MensajeContacto.objects.count() == 0
+
+
+@pytest.mark.parametrize("accept", ["text/html", "image/png, text/*", "basura;;"])
+def test_an_accept_that_excludes_json_is_406_no_aceptable_and_counts_nothing(
+    enviar, portal, accept
+):
+    error_del_sobre(enviar(cuerpo(), HTTP_ACCEPT=accept), 406, "NO_ACEPTABLE")
+    assert MensajeContacto.objects.count() == 0
+    assert enviar(cuerpo())["X-RateLimit-Remaining"] == "2"
+
+
+@pytest.mark.parametrize(
+    "accept", ["application/json", "application/*", "*/*", "text/html, application/json;q=0.1"]
+)
+def test_an_accept_that_admits_json_is_served(enviar, portal, accept):
+    r = enviar(cuerpo(), HTTP_ACCEPT=accept)
+    assert r.status_code == 201
+    assert r["Content-Type"] == "application/json"
+
+
 @pytest.mark.parametrize("metodo", ["get", "put", "patch", "delete", "head", "options"])
 def test_any_method_but_post_is_405_with_allow_post(client, portal, metodo):
     r = getattr(client, metodo)(URL)
