@@ -21,6 +21,9 @@ _TIPOS_JSON: list[tuple[type[serializers.Field], tuple[type, ...], str]] = [
 ]
 
 
+NO_ES_OBJETO = {"__all__": ["Se esperaba un objeto JSON."]}
+
+
 def _tipo_incorrecto(campo: serializers.Field, valor: Any) -> str | None:
     """The problem with `valor`'s JSON type for `campo`, or None when it fits."""
     if valor is None:
@@ -36,11 +39,16 @@ def _tipo_incorrecto(campo: serializers.Field, valor: Any) -> str | None:
 class Estricto(serializers.Serializer):
     """Rejects fields it does not declare and values of the wrong JSON type."""
 
+    def run_validation(self, data=serializers.empty):
+        # A JSON `null` body stops before to_internal_value, and DRF answers it in English ("No
+        # data provided"); for the root it is just one more value that is not an object.
+        if data is None and self.parent is None:
+            raise serializers.ValidationError(NO_ES_OBJETO, code="invalid")
+        return super().run_validation(data)
+
     def to_internal_value(self, data):
         if not isinstance(data, dict):
-            raise serializers.ValidationError(
-                {"__all__": ["Se esperaba un objeto JSON."]}, code="invalid"
-            )
+            raise serializers.ValidationError(NO_ES_OBJETO, code="invalid")
         errores = {c: ["Campo no permitido."] for c in sorted(set(data) - set(self.fields))}
         for nombre, campo in self.fields.items():
             if nombre in data and not campo.read_only:

@@ -212,6 +212,40 @@ def test_head_is_accepted(api, area_firmable):
     assert api.head(f"{API}{firma.token}").status_code == 200
 
 
+def test_head_answers_the_get_headers_without_a_body(api, area_firmable):
+    firma = firmar(area_firmable)
+    get = api.get(f"{API}{firma.token}")
+    r = api.head(f"{API}{firma.token}")
+    assert r.status_code == 200
+    assert r.content == b""
+    for cabecera in ("Content-Type", "Content-Length", "Cache-Control"):
+        assert r[cabecera] == get[cabecera]
+
+
+@pytest.mark.parametrize("ruta", [API, ALIAS])
+def test_options_and_trace_get_the_405_envelope_with_allow(api, area_firmable, ruta):
+    firma = firmar(area_firmable)
+    for metodo in ("OPTIONS", "TRACE"):
+        r = api.generic(metodo, f"{ruta}{firma.token}")
+        assert r.status_code == 405
+        assert r.json()["error"]["code"] == "METODO_NO_PERMITIDO"
+        assert r["Allow"] == "GET, HEAD"
+
+
+def test_accept_query_and_if_none_match_change_nothing(api, area_firmable):
+    firma = firmar(area_firmable)
+    esperado = api.get(f"{API}{firma.token}").content
+    for extra in (
+        {"HTTP_ACCEPT": "application/xml"},
+        {"HTTP_ACCEPT": "text/html;q=0.9, */*;q=0.1"},
+        {"HTTP_IF_NONE_MATCH": "*"},
+        {"QUERY_STRING": "token=otro&x=%00"},
+    ):
+        r = api.get(f"{API}{firma.token}", **extra)
+        assert (r.status_code, r["Content-Type"], r.content) == (200, "application/json", esperado)
+        assert r["Cache-Control"] == "no-store"
+
+
 class TestLimite:
     def test_sixty_per_minute_then_429_with_retry_after(self, api, area_firmable):
         firma = firmar(area_firmable)

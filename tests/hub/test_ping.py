@@ -5,6 +5,7 @@ import datetime as dt
 import pytest
 
 from hub.ping import SERVICIOS
+from tests.sobre import error_del_sobre
 
 pytestmark = pytest.mark.django_db
 
@@ -50,3 +51,30 @@ def test_ping_touches_no_database(client, django_assert_num_queries):
     client.get("/calidad/api/v1/ping")  # the limits singleton is now cached
     with django_assert_num_queries(0):
         assert client.get("/calidad/api/v1/ping").status_code == 200
+
+
+@pytest.mark.parametrize("servicio", [s for s in SERVICIOS if s not in ("archivos", "presupuesto")])
+def test_the_ping_data_holds_exactly_servicio_and_ts(client, servicio):
+    assert set(client.get(f"/{servicio}/api/v1/ping").json()["data"]) == {"servicio", "ts"}
+
+
+@pytest.mark.parametrize("servicio", SERVICIOS)
+@pytest.mark.parametrize("metodo", ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+def test_every_other_method_is_405_envelope_with_allow_get_head(client, servicio, metodo):
+    r = client.generic(metodo, f"/{servicio}/api/v1/ping")
+    error_del_sobre(r, 405, "METODO_NO_PERMITIDO")
+    assert r["Allow"] == "GET, HEAD"
+
+
+@pytest.mark.parametrize("servicio", ["auth", "archivos"])
+def test_head_is_200_without_a_body(client, servicio):
+    r = client.head(f"/{servicio}/api/v1/ping")
+    assert r.status_code == 200
+    assert r.content == b""
+    assert r["Content-Type"] == "application/json"
+
+
+def test_a_query_string_changes_nothing(client):
+    r = client.get("/auth/api/v1/ping?x=%00&servicio=otro")
+    assert r.status_code == 200
+    assert r.json()["data"]["servicio"] == "auth"

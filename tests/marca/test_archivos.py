@@ -8,6 +8,7 @@ import pytest
 
 from apps.marca import services
 from tests.marca.factories import URL_MARCA, ico, png, poner_imagen, svg, url_archivo, webp
+from tests.sobre import error_del_sobre
 
 pytestmark = pytest.mark.django_db
 
@@ -130,6 +131,7 @@ def test_other_methods_get_405_envelope(client, metodo):
     r = getattr(client, metodo)(url_archivo("logo"))
     assert r.status_code == 405
     assert r.json()["error"]["code"] == "METODO_NO_PERMITIDO"
+    assert r["Allow"] == "GET, HEAD"
 
 
 def test_unchanged_image_costs_zero_queries_for_200_and_304(client, django_assert_num_queries):
@@ -149,3 +151,23 @@ def test_no_cors_header_for_a_foreign_origin(client):
     r = client.get(url_archivo("logo"), HTTP_ORIGIN="https://otro.example")
     assert r.status_code == 200
     assert "Access-Control-Allow-Origin" not in r
+
+
+@pytest.mark.parametrize("metodo", ["PATCH", "OPTIONS", "TRACE"])
+def test_every_other_method_gets_405_with_allow_get_head(client, metodo):
+    poner_imagen("logo", png())
+    r = client.generic(metodo, url_archivo("logo"))
+    error_del_sobre(r, 405, "METODO_NO_PERMITIDO")
+    assert r["Allow"] == "GET, HEAD"
+
+
+def test_head_answers_the_get_headers_without_the_bytes(client):
+    poner_imagen("logo", png())
+    get = client.get(url_archivo("logo"))
+    r = client.head(url_archivo("logo"))
+    assert r.status_code == 200
+    assert r.content == b""
+    for cabecera in ("Content-Type", "Content-Length", "ETag", "Cache-Control"):
+        assert r[cabecera] == get[cabecera]
+    r304 = client.head(url_archivo("logo"), HTTP_IF_NONE_MATCH=get["ETag"])
+    assert (r304.status_code, r304.content, r304["ETag"]) == (304, b"", get["ETag"])

@@ -261,3 +261,27 @@ def test_head_answers_the_headers_without_a_body(client):
     assert r.status_code == 200
     assert r.content == b""
     assert r["ETag"].startswith('"')
+
+
+def test_head_with_the_current_etag_is_304_and_carries_the_get_headers(client):
+    get = client.get(URL_MARCA)
+    r = client.head(URL_MARCA)
+    for cabecera in ("Content-Type", "Content-Length", "ETag", "Cache-Control"):
+        assert r[cabecera] == get[cabecera]
+    r304 = client.head(URL_MARCA, HTTP_IF_NONE_MATCH=get["ETag"])
+    assert (r304.status_code, r304.content, r304["ETag"]) == (304, b"", get["ETag"])
+    assert r304["Cache-Control"] == "public, max-age=0, must-revalidate"
+
+
+@pytest.mark.parametrize("metodo", ["OPTIONS", "TRACE"])
+def test_options_and_trace_get_405_with_allow_get_head(client, metodo):
+    r = client.generic(metodo, URL_MARCA)
+    assert r.status_code == 405
+    assert r.json()["error"]["code"] == "METODO_NO_PERMITIDO"
+    assert r["Allow"] == "GET, HEAD"
+
+
+def test_a_query_string_changes_nothing(client):
+    esperado = client.get(URL_MARCA).content
+    r = client.get(URL_MARCA, {"v": "x", "format": "xml", "nulo": "\x00"})
+    assert (r.status_code, r["Content-Type"], r.content) == (200, "application/json", esperado)

@@ -207,6 +207,30 @@ def test_a_json_array_is_422(enviar, portal):
     assert list(datos["error"]["campos"]) == ["__all__"]
 
 
+@pytest.mark.parametrize("valor", ["null", '"texto"', "12", "true"])
+def test_a_json_value_that_is_not_an_object_is_422_saying_so_in_spanish(client, portal, valor):
+    r = client.post(URL, valor, content_type="application/json")
+    datos = error_del_sobre(r, 422, "DATOS_INVALIDOS")
+    assert datos["error"]["campos"] == {"__all__": ["Se esperaba un objeto JSON."]}
+    assert MensajeContacto.objects.count() == 0
+
+
+@pytest.mark.parametrize("charset", ["latin-1", "cp1252", "utf-8"])
+def test_the_body_is_read_as_utf8_whatever_charset_the_content_type_names(client, portal, charset):
+    # generic(): Client.post would re-encode the body into the named charset.
+    texto = json.dumps(cuerpo(nombre="Ana María Núñez"), ensure_ascii=False).encode("utf-8")
+    r = client.generic("POST", URL, texto, content_type=f"application/json; charset={charset}")
+    assert r.status_code == 201
+    assert MensajeContacto.objects.get().nombre == "Ana María Núñez"
+
+
+def test_a_body_that_is_not_utf8_is_400_json_invalido_even_if_its_charset_says_so(client, portal):
+    texto = json.dumps(cuerpo(nombre="Ana María Núñez"), ensure_ascii=False).encode("latin-1")
+    r = client.generic("POST", URL, texto, content_type="application/json; charset=latin-1")
+    error_del_sobre(r, 400, "JSON_INVALIDO")
+    assert MensajeContacto.objects.count() == 0
+
+
 def test_malformed_json_is_400_json_invalido(client, portal):
     r = client.post(URL, '{"nombre": "Ana",', content_type="application/json")
     error_del_sobre(r, 400, "JSON_INVALIDO")
@@ -224,6 +248,31 @@ def test_malformed_json_is_400_json_invalido(client, portal):
 def test_a_body_that_is_not_json_is_415(client, portal, contenido, tipo):
     error_del_sobre(client.post(URL, contenido, content_type=tipo), 415, "TIPO_NO_SOPORTADO")
     assert MensajeContacto.objects.count() == 0
+
+
+@pytest.mark.parametrize("tipo", ["text/json", "application/vnd.api+json", ""])
+def test_a_json_body_under_another_content_type_is_415(client, portal, tipo):
+    r = client.generic("POST", URL, json.dumps(cuerpo()), content_type=tipo)
+    error_del_sobre(r, 415, "TIPO_NO_SOPORTADO")
+    assert MensajeContacto.objects.count() == 0
+
+
+@pytest.mark.parametrize("accept", ["text/html", "image/png, text/*", "basura;;"])
+def test_an_accept_that_excludes_json_is_406_no_aceptable_and_counts_nothing(
+    enviar, portal, accept
+):
+    error_del_sobre(enviar(cuerpo(), HTTP_ACCEPT=accept), 406, "NO_ACEPTABLE")
+    assert MensajeContacto.objects.count() == 0
+    assert enviar(cuerpo())["X-RateLimit-Remaining"] == "2"
+
+
+@pytest.mark.parametrize(
+    "accept", ["application/json", "application/*", "*/*", "text/html, application/json;q=0.1"]
+)
+def test_an_accept_that_admits_json_is_served(enviar, portal, accept):
+    r = enviar(cuerpo(), HTTP_ACCEPT=accept)
+    assert r.status_code == 201
+    assert r["Content-Type"] == "application/json"
 
 
 @pytest.mark.parametrize("metodo", ["get", "put", "patch", "delete", "head", "options"])
