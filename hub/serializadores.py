@@ -22,6 +22,24 @@ _TIPOS_JSON: list[tuple[type[serializers.Field], tuple[type, ...], str]] = [
 
 
 NO_ES_OBJETO = {"__all__": ["Se esperaba un objeto JSON."]}
+# A hostile body may name thousands of unknown fields, or one of 100,000 characters: the answer
+# names the first few, cut short, so that it is never much larger than a normal one.
+DESCONOCIDOS_NOMBRADOS = 20
+LARGO_NOMBRE = 100
+
+
+def _desconocidos(nombres: set[str]) -> dict[str, list[str]]:
+    """«Campo no permitido.» for the first unknown names, in order, and how many more there were."""
+    ordenados = sorted(nombres)
+    # Cut, not cleaned: a cleaned name could come out as a declared one.
+    errores = {
+        (n if len(n) <= LARGO_NOMBRE else n[: LARGO_NOMBRE - 1] + "…"): ["Campo no permitido."]
+        for n in ordenados[:DESCONOCIDOS_NOMBRADOS]
+    }
+    resto = len(ordenados) - DESCONOCIDOS_NOMBRADOS
+    if resto > 0:
+        errores["__all__"] = [f"Y {resto} campos no permitidos más."]
+    return errores
 
 
 def _tipo_incorrecto(campo: serializers.Field, valor: Any) -> str | None:
@@ -49,7 +67,7 @@ class Estricto(serializers.Serializer):
     def to_internal_value(self, data):
         if not isinstance(data, dict):
             raise serializers.ValidationError(NO_ES_OBJETO, code="invalid")
-        errores = {c: ["Campo no permitido."] for c in sorted(set(data) - set(self.fields))}
+        errores = _desconocidos(set(data) - set(self.fields))
         for nombre, campo in self.fields.items():
             if nombre in data and not campo.read_only:
                 problema = _tipo_incorrecto(campo, data[nombre])

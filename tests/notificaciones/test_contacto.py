@@ -202,6 +202,24 @@ def test_an_unknown_field_is_422_naming_it(enviar, portal):
     assert MensajeContacto.objects.count() == 0
 
 
+def test_many_or_huge_unknown_fields_are_named_briefly_never_echoed_whole(enviar, portal):
+    """A hostile body must not get an answer larger than itself: the first 20 unknown names (in
+    order), each cut to 100 characters, then how many more there were."""
+    raros = {f"campo_{n:04d}": 1 for n in range(500)} | {"z" * 10_000: 1}
+    r = enviar(cuerpo(**raros))
+    campos = error_del_sobre(r, 422, "DATOS_INVALIDOS")["error"]["campos"]
+    assert list(campos) == [f"campo_{n:04d}" for n in range(20)] + ["__all__"]
+    assert campos["campo_0000"] == ["Campo no permitido."]
+    assert campos["__all__"] == ["Y 481 campos no permitidos más."]
+    assert len(r.content) < 2_000
+    largo = enviar(cuerpo(**{"z" * 10_000: 1}))
+    nombre = "z" * 99 + "…"
+    assert error_del_sobre(largo, 422, "DATOS_INVALIDOS")["error"]["campos"] == {
+        nombre: ["Campo no permitido."]
+    }
+    assert MensajeContacto.objects.count() == 0
+
+
 def test_a_json_array_is_422(enviar, portal):
     datos = error_del_sobre(enviar([cuerpo()]), 422, "DATOS_INVALIDOS")
     assert list(datos["error"]["campos"]) == ["__all__"]
