@@ -8,6 +8,7 @@ import re
 
 import jsonschema
 import pytest
+from django.contrib.auth.models import Group
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -63,7 +64,10 @@ def mundo(clave):
         permisos=[USAR, PLANEACION, "presupuesto.areas.todas"],
         areas=[oaj],
     )
-    auditora = persona(username="auditora", permisos=[USAR, "solicitudes.auditoria.ver"])
+    # As the demo's "Control interno" role: the audit scope, and every request to see in it.
+    auditora = persona(
+        username="auditora", permisos=[USAR, "solicitudes.auditoria.ver", "solicitudes.ver_todas"]
+    )
     todo = persona(username="todo", permisos=[USAR, "solicitudes.ver_todas"])
     ajena = persona(username="ajena", permisos=[USAR, PLANEACION], areas=[oci])
     sin_presupuesto = persona(username="sinpres", permisos=[USAR], areas=[oap])
@@ -262,6 +266,25 @@ def test_alcance_todas_needs_the_audit_permission(client, mundo):
     for quien in ("duena", "revisor", "todo", "ajena"):
         r = _buscar(client, mundo[quien], texto="conectividad", alcance="todas")
         assert "alcance=mias" in error_herramienta(r, "SIN_PERMISO")["mensaje"]
+
+
+def test_an_auditor_who_may_not_see_every_request_finds_only_those_she_can_open(
+    client, clave, mundo
+):
+    # Without solicitudes.ver_todas she sees what she takes part in: here the common inbox of
+    # her role holds the owner's request, not the neighbour's (already approved).
+    revision = Group.objects.get(name="Revisión G")
+    auditora = persona(
+        revision, username="solo_auditoria", permisos=[USAR, "solicitudes.auditoria.ver"]
+    )
+    cabeceras = {**clave, "X-MCP-User-Token": nuevo_token(auditora)[1]}
+    datos = _valida(_buscar(client, cabeceras, texto="conectividad", alcance="todas"))
+    assert datos["alcance"] == "todas"
+    assert _numeros(datos["solicitudes"]) == {mundo["propia"].numero_radicado}
+    assert datos["solicitudes"]["total"] == 1
+    client.force_login(auditora)
+    assert client.get(mundo["propia"].enlace).status_code == 200
+    assert client.get(mundo["del_vecino"].enlace).status_code == 404
 
 
 def test_alcance_todas_is_refused_even_when_requests_are_not_searched(client, mundo):

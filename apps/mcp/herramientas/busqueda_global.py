@@ -69,7 +69,7 @@ class ArgsBusquedaGlobal(FiltrosSolicitudes):
     )
     # The same filters as buscar_solicitudes, but alcance=todas is every filed request.
     estado, desde, hasta, alcance = filtros_solicitudes(
-        todas="todas las radicadas (exige el permiso de auditoría solicitudes.auditoria.ver)",
+        todas="todas las que puede ver (exige el permiso de auditoría solicitudes.auditoria.ver)",
         prefijo="Solo solicitudes: ",
     )
     limite = serializers.IntegerField(
@@ -151,13 +151,15 @@ SALIDA_BUSQUEDA_GLOBAL: dict[str, Any] = {
 
 
 def _solicitudes(llamada: Llamada, datos: dict[str, Any]) -> dict[str, Any]:
-    """Requests the user filed (mias, the word's one meaning) or every request (todas)."""
+    """Requests the user filed (mias, the word's one meaning) or every request they may see
+    (todas: everything filed for holders of solicitudes.ver_todas)."""
     usuario = llamada.usuario
     if datos["alcance"] == "mias":
         base = Solicitud.objects.del_solicitante(usuario)
     else:
-        # The audit scope: the same rows visibles_para gives solicitudes.ver_todas.
-        base = Solicitud.objects.radicadas_o_propias(usuario)
+        # The audit permission opens the scope, not the requests: each `enlace` must open for
+        # the person (DESIGN 8), and the request page shows only what visibles_para gives.
+        base = Solicitud.objects.visibles_para(usuario)
     qs = aplicar_criterios(base.buscar(datos["texto"]), datos)
     total, resultados = total_e_items(qs, datos["limite"])
     return {
@@ -226,7 +228,7 @@ def _resumen(estructura: dict[str, Any]) -> str:
         **_NOMBRES,
         "solicitudes": "Solicitudes radicadas por usted"
         if estructura["alcance"] == "mias"
-        else "Solicitudes (todas las radicadas)",
+        else "Solicitudes (todas las que usted puede ver)",
     }
     for ambito in estructura["ambitos"]:
         grupo = estructura[ambito]
@@ -252,7 +254,7 @@ def _resumen(estructura: dict[str, Any]) -> str:
         "vigentes y los CDP/RP de sus áreas; resultados agrupados por ámbito (solicitudes, "
         "documentos, presupuesto), cada uno con su enlace. tipo, estado, desde, hasta y "
         "alcance filtran solo las solicitudes: alcance=mias (por defecto) son las que la "
-        "persona radicó, igual que en buscar_solicitudes; alcance=todas, todas las radicadas "
+        "persona radicó, igual que en buscar_solicitudes; alcance=todas, todas las que puede ver "
         "(exige permiso de auditoría)."
     ),
     acceso=Acceso.USUARIO,
