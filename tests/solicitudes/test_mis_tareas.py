@@ -258,6 +258,21 @@ def test_flags_and_counts_and_most_urgent_first(client, como, escenario, tres_pl
     assert "VENCIDA" in r.resultado["content"][0]["text"]
 
 
+def test_the_48_hour_window_holds_at_its_edges(client, como, escenario):
+    # A minute inside and a minute outside of each edge: overdue / due within 48 h / later.
+    plazos = {"recien_vencida": -1 / 60, "casi_48": 48 - 1 / 60, "pasadas_48": 48 + 1 / 60}
+    for resumen, horas in plazos.items():
+        _vence_en(_radicar(escenario, resumen), horas)
+    datos = _valida(_tareas(client, como(escenario["revisora"])))
+    banderas = {t["resumen"]: (t["vencida"], t["por_vencer"]) for t in datos["tareas"]}
+    assert banderas == {
+        "recien_vencida": (True, False),
+        "casi_48": (False, True),
+        "pasadas_48": (False, False),
+    }
+    assert (datos["total_bandeja"], datos["vencidas"], datos["por_vencer"]) == (3, 1, 1)
+
+
 def test_the_counts_are_of_the_whole_inbox_not_the_page(client, como, escenario, tres_plazos):
     datos = _valida(_tareas(client, como(escenario["revisora"]), limite=1))
     assert datos["mostradas"] == 1 and len(datos["tareas"]) == 1
