@@ -47,6 +47,25 @@ def test_no_sensitive_value_appears_anywhere_in_the_public_answer(flujo):
         assert secreto not in texto
 
 
+@pytest.mark.parametrize(
+    ("nombre", "valor"),
+    [
+        ("telefono2", "3104567890"),
+        ("celular1", "3001112233"),
+        ("documento2", "52789456"),
+        ("doc_identidad", "1032456789"),
+        ("identidad", "CC 1032456789"),
+    ],
+)
+def test_a_numbered_or_identity_named_field_is_sensitive_too(flujo, nombre, valor):
+    # Forms often number repeated contacts (telefono2) or say "identidad": a filer forgetting
+    # the flag must not get the number into a summary all the same.
+    s = flujo.radicar(campos=[{"nombre": nombre, "valor": valor}])
+    assert s.campos.get().sensible is True
+    assert selectors.campos_publicos(s) == []
+    assert CampoFormulario.parece_sensible(nombre, valor) is True
+
+
 def test_an_explicit_false_does_not_unmark_a_document_field(flujo):
     s = flujo.radicar(campos=[{"nombre": "cedula", "valor": "52789456", "sensible": False}])
     assert s.campos.get().sensible is True

@@ -337,6 +337,23 @@ def test_a_value_edited_later_into_an_email_is_still_left_out(client, como, esce
     assert [c["nombre"] for c in datos["contenido"]] == ["motivo"]
 
 
+def test_a_numbered_contact_field_stored_unmarked_is_left_out(client, como, escenario):
+    # A row saved before the rule knew numbered names: the door check catches it.
+    CampoFormulario.objects.create(
+        solicitud=escenario["s"],
+        orden=9,
+        nombre="telefono2",
+        etiqueta="Otro teléfono",
+        valor="3157654321",
+        sensible=False,
+    )
+    r = _resumen(
+        client, como(escenario["dueno"]), escenario["s"].numero_radicado, incluir_contenido=True
+    )
+    assert [c["nombre"] for c in _valida(r)["contenido"]] == ["motivo", "destino"]
+    assert "3157654321" not in json.dumps(r.resultado, ensure_ascii=False)
+
+
 def test_max_eventos_keeps_the_latest_events_oldest_first(client, como, escenario):
     s = escenario["s"]
     revisor = escenario["revisores"][1]

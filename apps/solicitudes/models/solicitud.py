@@ -338,10 +338,11 @@ class Solicitud(ConBusqueda):
         return [h.numero_radicado for h in self.hijos.all() if h.numero_radicado]
 
 
-# Field names that hold identity documents or contact data (matched as whole words).
+# Field names that hold identity documents or contact data (matched as whole words, a number
+# after the word included: forms number repeated contacts, "telefono2").
 _NOMBRES_SENSIBLES = re.compile(
-    r"(^|_)(documento|cedula|identificacion|nit|pasaporte|tarjeta|telefono|celular|movil|"
-    r"correo|email|e_mail|direccion|domicilio|contacto|cuenta|banco|firma)(_|$)"
+    r"(^|_)(documento|cedula|identificacion|identidad|nit|pasaporte|tarjeta|telefono|celular|"
+    r"movil|correo|email|e_mail|direccion|domicilio|contacto|cuenta|banco|firma)\d*(_|$)"
 )
 _PARECE_CORREO = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
