@@ -6,6 +6,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from hub.texto import limpiar
+
 # JSON type each kind of field accepts, so validation agrees with the JSON Schema we publish:
 # DRF alone would take 123 for a string, "5" for an integer and "true" for a boolean.
 _TIPOS_JSON: list[tuple[type[serializers.Field], tuple[type, ...], str]] = [
@@ -52,6 +54,15 @@ def _tipo_incorrecto(campo: serializers.Field, valor: Any) -> str | None:
                 return mensaje  # True is an int in Python, not in JSON
             return None if isinstance(valor, tipos) else mensaje
     return None
+
+
+def texto_buscable(valor: str) -> str:
+    """Search text without invisible characters; refused when nothing to search is left (a
+    text of punctuation alone would match everything)."""
+    limpio = limpiar(valor).strip()
+    if not any(c.isalnum() for c in limpio):
+        raise serializers.ValidationError("Escriba al menos una letra o un número.")
+    return limpio
 
 
 class Estricto(serializers.Serializer):

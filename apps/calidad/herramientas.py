@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from apps.calidad.selectors import buscar_documentos
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
-from hub.serializadores import Estricto
+from hub.serializadores import Estricto, texto_buscable
 from hub.texto import limpiar
 
 
@@ -19,6 +19,9 @@ class ArgsBuscarDocumento(Estricto):
     limite = serializers.IntegerField(
         min_value=1, max_value=50, default=10, help_text="Cuántos documentos devolver."
     )
+
+    def validate_texto(self, valor: str) -> str:
+        return texto_buscable(valor)
 
 
 _TEXTO = {"type": "string"}

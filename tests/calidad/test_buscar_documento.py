@@ -123,6 +123,21 @@ def test_invalid_arguments_are_datos_invalidos(client, clave, argumentos):
     assert _buscar(client, clave, **argumentos).estructura["codigo"] == "DATOS_INVALIDOS"
 
 
+@pytest.mark.parametrize("texto", ["\u200b\u200b", "--", "¿?¡!", "\u202e..\u202c"])
+def test_a_text_with_nothing_to_search_is_datos_invalidos_not_every_document(
+    client, clave, documentos, texto
+):
+    r = _buscar(client, clave, texto=texto)
+    assert r.estructura["codigo"] == "DATOS_INVALIDOS"
+    assert r.estructura["campos"] == {"texto": ["Escriba al menos una letra o un número."]}
+
+
+def test_the_text_is_searched_and_echoed_without_invisible_characters(client, clave, documentos):
+    datos = _buscar(client, clave, texto=" vaca\u200bciones\u202e ").estructura
+    assert datos["texto"] == "vacaciones"
+    assert datos["total"] == 1
+
+
 def test_the_search_costs_a_fixed_number_of_queries(
     client, clave, documentos, django_assert_num_queries
 ):

@@ -24,7 +24,7 @@ from apps.solicitudes.herramientas.buscar import (
 from apps.solicitudes.models import Solicitud
 from apps.solicitudes.selectors import aplicar_criterios
 from hub.busqueda import un_vocabulario
-from hub.texto import limpiar
+from hub.serializadores import texto_buscable
 
 AMBITOS = ("solicitudes", "documentos", "presupuesto")
 PERMISO_TODAS = "solicitudes.auditoria.ver"
@@ -77,11 +77,7 @@ class ArgsBusquedaGlobal(FiltrosSolicitudes):
     )
 
     def validate_texto(self, valor: str) -> str:
-        # Invisible characters are removed first: what is left must be something to search.
-        limpio = limpiar(valor).strip()
-        if not any(c.isalnum() for c in limpio):
-            raise serializers.ValidationError("Escriba al menos una letra o un número.")
-        return limpio
+        return texto_buscable(valor)
 
 
 _TEXTO = {"type": "string"}
