@@ -523,8 +523,15 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": HUB_LOG_FORMATO}},
     "root": {"handlers": ["console"], "level": env.str("HUB_LOG_LEVEL", default="INFO")},
     # django.template at DEBUG logs whole template contexts: a page that shows a secret once
-    # (a new API key or token) must never reach a log, whatever HUB_LOG_LEVEL says.
-    "loggers": {"django.request": {"level": "ERROR"}, "django.template": {"level": "INFO"}},
+    # (a new API key or token) must never reach a log, whatever HUB_LOG_LEVEL says. So do the
+    # OAuth libraries at DEBUG: oauthlib writes authorization codes, access and refresh tokens,
+    # django-oauth-toolkit the redirect that carries the code (their warnings still pass).
+    "loggers": {
+        "django.request": {"level": "ERROR"},
+        "django.template": {"level": "INFO"},
+        "oauthlib": {"level": "INFO"},
+        "oauth2_provider": {"level": "INFO"},
+    },
 }
 
 if not DEBUG:
