@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import pickle
 import re
 from typing import Any
+
+from django.contrib.sessions.models import Session
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 
 from apps.presupuesto import services as presupuesto
 from apps.solicitudes import services as solicitudes
@@ -94,3 +99,21 @@ def resultado(http) -> dict:
     cuerpo = json.loads(http.content)
     assert "error" not in cuerpo, cuerpo
     return cuerpo["result"]
+
+
+def volcado_cache() -> list[bytes]:
+    """Every key and value of this test's cache, as bytes (pickled values keep strings raw)."""
+    cache = caches["default"]
+    if isinstance(cache, RedisCache):
+        cliente = cache._cache.get_client(write=True)
+        return [
+            llave + b" " + (cliente.dump(llave) or b"")
+            for llave in cliente.scan_iter(f"{cache.key_prefix}:*".encode())
+        ]
+    almacen = cache._cache  # diskcache's FanoutCache
+    return [str(llave).encode() + b" " + pickle.dumps(almacen.get(llave)) for llave in almacen]
+
+
+def sesiones() -> list[str]:
+    """Every session in the database, decoded."""
+    return [json.dumps(s.get_decoded(), default=str) for s in Session.objects.all()]

@@ -18,7 +18,7 @@ from apps.solicitudes.models import Comentario
 from hub.logs import FormatoJSON
 from tests.mcp.herramientas_prueba import HERRAMIENTAS_PRUEBA
 from tests.mcp_cliente import URL
-from tests.seguridad import llamar_con_id, mundo, resultado
+from tests.seguridad import llamar_con_id, mundo, resultado, sesiones, volcado_cache
 
 pytestmark = pytest.mark.django_db
 
@@ -196,6 +196,8 @@ def test_no_secret_reaches_a_log_an_audit_row_or_an_error_text(client, admin_cli
         _textos_de_fila(f) for f in [*ClaveApi.objects.all(), *TokenPersonal.objects.all()]
     ]
     respuestas = [e.decode("utf-8") for e in errores]
+    cache = volcado_cache()
+    assert cache, "the cache is empty: the scan would prove nothing"
     fugas = []
     for nombre, secreto in secretos.items():
         # The secret and any long piece of it (a token cut to fit a column is still a leak).
@@ -206,10 +208,14 @@ def test_no_secret_reaches_a_log_an_audit_row_or_an_error_text(client, admin_cli
             ("historial del admin", historial),
             ("tablas de credenciales", credenciales),
             ("respuesta de error", respuestas),
+            ("sesión", sesiones()),
         ]:
             for texto in textos:
                 if any(trozo in texto for trozo in trozos):
                     fugas.append(f"{nombre} aparece en {donde}: {texto[:160]}")
+        for valor in cache:
+            if any(trozo.encode() in valor for trozo in trozos):
+                fugas.append(f"{nombre} aparece en la caché: {valor[:160]!r}")
     assert fugas == [], "\n".join(sorted({f.split(chr(10))[0] for f in fugas}))
 
 

@@ -8,13 +8,9 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import pickle
 
 import pytest
 from django.contrib.admin.models import LogEntry
-from django.contrib.sessions.models import Session
-from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
 from apps.autorizacion.models import Aplicacion, CanjeCodigo
@@ -23,6 +19,7 @@ from apps.mcp.secretos import huella
 from tests.autorizacion.flujo import Pedido, aprobar, canjear, consulta, refrescar, registrar
 from tests.factories import UserFactory
 from tests.mcp_cliente import URL
+from tests.seguridad import sesiones, volcado_cache
 from tests.seguridad.test_secretos_en_registros import Todo, _textos_de_fila
 
 pytestmark = pytest.mark.django_db
@@ -48,30 +45,12 @@ def depuracion(caplog):
         logger.removeHandler(manejador)
 
 
-def volcado_cache() -> list[bytes]:
-    """Every key and value of this test's cache, as bytes (pickled values keep strings raw)."""
-    cache = caches["default"]
-    if isinstance(cache, RedisCache):
-        cliente = cache._cache.get_client(write=True)
-        prefijo = cache.key_prefix
-        return [
-            llave + b" " + (cliente.dump(llave) or b"")
-            for llave in cliente.scan_iter(f"{prefijo}:*".encode())
-        ]
-    almacen = cache._cache  # diskcache's FanoutCache
-    return [str(llave).encode() + b" " + pickle.dumps(almacen.get(llave)) for llave in almacen]
-
-
 def _tablas() -> list[str]:
     return [
         _textos_de_fila(f)
         for modelo in (AccessToken, RefreshToken, Grant, CanjeCodigo, Aplicacion)
         for f in modelo.objects.all()
     ]
-
-
-def _sesiones() -> list[str]:
-    return [json.dumps(s.get_decoded(), default=str) for s in Session.objects.all()]
 
 
 def _respuesta(r) -> str:
@@ -195,7 +174,7 @@ def test_no_oauth_secret_reaches_a_log_a_session_the_cache_a_table_or_an_error_t
         trozos = {secreto, secreto[-24:], secreto[8:30]}
         for donde, textos in [
             ("log", textos_logs),
-            ("sesión", _sesiones()),
+            ("sesión", sesiones()),
             ("tablas de OAuth", tablas),
             ("auditoría", auditoria),
             ("historial del admin", historial),
