@@ -520,7 +520,15 @@ LOGGING = {
         "json": {"()": "hub.logs.FormatoJSON"},
         "texto": {"()": "hub.logs.FormatoTexto"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": HUB_LOG_FORMATO}},
+    # Paths with a secret segment (a password-reset link) are written with it hidden.
+    "filters": {"sin_secretos": {"()": "hub.logs.FiltroSinSecretos"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": HUB_LOG_FORMATO,
+            "filters": ["sin_secretos"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("HUB_LOG_LEVEL", default="INFO")},
     # django.template at DEBUG logs whole template contexts: a page that shows a secret once
     # (a new API key or token) must never reach a log, whatever HUB_LOG_LEVEL says. So do the

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import pickle
 import re
 from typing import Any
@@ -11,9 +12,11 @@ from typing import Any
 from django.contrib.sessions.models import Session
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from django.db import models
 
 from apps.presupuesto import services as presupuesto
 from apps.solicitudes import services as solicitudes
+from hub.logs import FormatoJSON
 from tests.factories import AreaFactory, GroupFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
 from tests.mcp_cliente import URL
@@ -117,3 +120,36 @@ def volcado_cache() -> list[bytes]:
 def sesiones() -> list[str]:
     """Every session in the database, decoded."""
     return [json.dumps(s.get_decoded(), default=str) for s in Session.objects.all()]
+
+
+class Todo(logging.Handler):
+    """Keeps every record of every logger (some loggers do not propagate to the root)."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.registros: list[logging.LogRecord] = []
+        self.lineas_json: list[str] = []
+        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.registros.append(record)
+        # Also as production writes it, formatted inside the request (request id, path, ...).
+        self.lineas_json.append(FormatoJSON().format(record))
+
+    def textos(self) -> list[str]:
+        salida = []
+        for r in self.registros:
+            salida += [self.format(r), str(r.msg), repr(r.args)]
+            salida += [repr(v) for v in vars(r).values()]  # extra= fields too
+        return salida + self.lineas_json
+
+
+def textos_de_fila(fila: models.Model) -> str:
+    """Every concrete field of a row, as text (JSON for dicts and lists)."""
+    partes = []
+    for campo in fila._meta.concrete_fields:
+        valor = getattr(fila, campo.attname)
+        partes.append(
+            json.dumps(valor, default=str) if isinstance(valor, dict | list) else str(valor)
+        )
+    return " ".join(partes)

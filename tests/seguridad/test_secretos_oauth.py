@@ -19,8 +19,7 @@ from apps.mcp.secretos import huella
 from tests.autorizacion.flujo import Pedido, aprobar, canjear, consulta, refrescar, registrar
 from tests.factories import UserFactory
 from tests.mcp_cliente import URL
-from tests.seguridad import sesiones, volcado_cache
-from tests.seguridad.test_secretos_en_registros import Todo, _textos_de_fila
+from tests.seguridad import Todo, sesiones, textos_de_fila, volcado_cache
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +46,7 @@ def depuracion(caplog):
 
 def _tablas() -> list[str]:
     return [
-        _textos_de_fila(f)
+        textos_de_fila(f)
         for modelo in (AccessToken, RefreshToken, Grant, CanjeCodigo, Aplicacion)
         for f in modelo.objects.all()
     ]
@@ -164,9 +163,9 @@ def test_no_oauth_secret_reaches_a_log_a_session_the_cache_a_table_or_an_error_t
     textos_logs = [*manejador.textos(), caplog.text]
     tablas += _tablas()
     assert Aplicacion.objects.get(client_id=client_id).client_secret.startswith("md5$")
-    auditoria = [_textos_de_fila(f) for f in RegistroAuditoria.objects.all()]
+    auditoria = [textos_de_fila(f) for f in RegistroAuditoria.objects.all()]
     assert len(auditoria) == 1
-    historial = [_textos_de_fila(f) for f in LogEntry.objects.all()]
+    historial = [textos_de_fila(f) for f in LogEntry.objects.all()]
     cache = volcado_cache()
     assert cache, "the cache is empty: the scan would prove nothing"
     fugas = []
