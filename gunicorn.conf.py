@@ -8,7 +8,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 
-from hub import metricas_carpeta
+from gunicorn.glogging import Logger
+
+from hub import logs, metricas_carpeta
 from hub.ip import redes_confiables
 
 
@@ -106,6 +108,21 @@ errorlog = "-"
 access_log_format = (
     '%(h)s "%({x-forwarded-for}i)s" %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"'
 )
+
+
+class RegistroSinSecretos(Logger):
+    """gunicorn's logger, with the path's secret segments hidden (a password-reset link's token,
+    a credential pasted into a path), as the hub's own access line does (hub.logs.ruta)."""
+
+    def atoms(self, resp, req, environ, request_time) -> dict:
+        atomos = super().atoms(resp, req, environ, request_time)
+        for nombre in ("U", "r"):
+            if atomos.get(nombre):
+                atomos[nombre] = logs.sin_secretos(atomos[nombre])
+        return atomos
+
+
+logger_class = RegistroSinSecretos
 
 
 def _formato_logs() -> str:

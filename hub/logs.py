@@ -34,6 +34,12 @@ _peticion: contextvars.ContextVar[Peticion | None] = contextvars.ContextVar(
 # our credentials (sgimcp_…, sgiapi_…) can never pass as a request id and reach the logs.
 _ID_SEGURO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.:-]{7,63}$")
 MAX_RUTA = 500
+# Path segments that are secrets: the token of a password-reset link (Django's
+# PasswordResetTokenGenerator: base36 time, "-", 32 hex; the link works until it is used or
+# expires) and any credential of the hub's own format (sgimcp_…, sgiapi_…, sgioat_…).
+_SEGMENTO_SECRETO = re.compile(
+    r"(?<=/)(?:[0-9a-z]{1,13}-[0-9a-f]{32}|sgi[a-z]{3}_[0-9A-Za-z]{20,})(?=[/\s?]|$)"
+)
 
 # Attributes every LogRecord has: anything else on a record came from `extra=` and is logged.
 _ESTANDAR = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
@@ -41,6 +47,28 @@ _ESTANDAR = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
     "asctime",
     "taskName",
 }
+
+
+def sin_secretos(ruta_o_uri: str) -> str:
+    """A path (or a request line) with its secret segments replaced by "[oculto]"."""
+    return _SEGMENTO_SECRETO.sub("[oculto]", ruta_o_uri)
+
+
+class FiltroSinSecretos(logging.Filter):
+    """On the console handler: a line that names a path with a secret segment (Django's own
+    "Internal Server Error: <path>" for a password-reset link) is written with it hidden."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        mensaje = record.getMessage()
+        limpio = sin_secretos(mensaje)
+        if limpio != mensaje:
+            record.msg, record.args = limpio, None
+        return True
+
+
+def ruta(request: HttpRequest) -> str:
+    """The path as every log line writes it: cut to MAX_RUTA, secret segments hidden."""
+    return sin_secretos(request.path[:MAX_RUTA])
 
 
 def request_id_actual() -> str:
@@ -73,7 +101,7 @@ def iniciar(request: HttpRequest, *, ip: str) -> contextvars.Token:
         request_id_recibido=_recibido(request),
         method=request.method or "",
         # The path only: a query string can carry secrets, headers are never logged.
-        path=request.path[:MAX_RUTA],
+        path=ruta(request),
         ip=ip,
     )
     request.request_id = peticion.request_id

@@ -44,7 +44,7 @@ class LogPeticionMiddleware:
                 logging.ERROR if estado >= 500 else logging.INFO,
                 "%s %s %s",
                 request.method,
-                request.path[: logs.MAX_RUTA],
+                logs.ruta(request),
                 estado,
                 extra={
                     "status": estado,
@@ -179,7 +179,7 @@ class ErroresApiMiddleware:
             return respuestas.error(403)
         if isinstance(exception, RequestDataTooBig):
             return respuestas.error(413)
-        logger.exception("error no controlado en %s %s", request.method, request.path)
+        logger.exception("error no controlado en %s %s", request.method, logs.ruta(request))
         return respuestas.error(500)
 
 

@@ -520,11 +520,26 @@ LOGGING = {
         "json": {"()": "hub.logs.FormatoJSON"},
         "texto": {"()": "hub.logs.FormatoTexto"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": HUB_LOG_FORMATO}},
+    # Paths with a secret segment (a password-reset link) are written with it hidden.
+    "filters": {"sin_secretos": {"()": "hub.logs.FiltroSinSecretos"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": HUB_LOG_FORMATO,
+            "filters": ["sin_secretos"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("HUB_LOG_LEVEL", default="INFO")},
     # django.template at DEBUG logs whole template contexts: a page that shows a secret once
-    # (a new API key or token) must never reach a log, whatever HUB_LOG_LEVEL says.
-    "loggers": {"django.request": {"level": "ERROR"}, "django.template": {"level": "INFO"}},
+    # (a new API key or token) must never reach a log, whatever HUB_LOG_LEVEL says. So do the
+    # OAuth libraries at DEBUG: oauthlib writes authorization codes, access and refresh tokens,
+    # django-oauth-toolkit the redirect that carries the code (their warnings still pass).
+    "loggers": {
+        "django.request": {"level": "ERROR"},
+        "django.template": {"level": "INFO"},
+        "oauthlib": {"level": "INFO"},
+        "oauth2_provider": {"level": "INFO"},
+    },
 }
 
 if not DEBUG:

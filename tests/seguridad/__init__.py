@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
+import pickle
 import re
 from typing import Any
 
+from django.contrib.sessions.models import Session
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+from django.db import models
+
 from apps.presupuesto import services as presupuesto
 from apps.solicitudes import services as solicitudes
+from hub.logs import FormatoJSON
 from tests.factories import AreaFactory, GroupFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
 from tests.mcp_cliente import URL
@@ -94,3 +102,54 @@ def resultado(http) -> dict:
     cuerpo = json.loads(http.content)
     assert "error" not in cuerpo, cuerpo
     return cuerpo["result"]
+
+
+def volcado_cache() -> list[bytes]:
+    """Every key and value of this test's cache, as bytes (pickled values keep strings raw)."""
+    cache = caches["default"]
+    if isinstance(cache, RedisCache):
+        cliente = cache._cache.get_client(write=True)
+        return [
+            llave + b" " + (cliente.dump(llave) or b"")
+            for llave in cliente.scan_iter(f"{cache.key_prefix}:*".encode())
+        ]
+    almacen = cache._cache  # diskcache's FanoutCache
+    return [str(llave).encode() + b" " + pickle.dumps(almacen.get(llave)) for llave in almacen]
+
+
+def sesiones() -> list[str]:
+    """Every session in the database, decoded."""
+    return [json.dumps(s.get_decoded(), default=str) for s in Session.objects.all()]
+
+
+class Todo(logging.Handler):
+    """Keeps every record of every logger (some loggers do not propagate to the root)."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.registros: list[logging.LogRecord] = []
+        self.lineas_json: list[str] = []
+        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.registros.append(record)
+        # Also as production writes it, formatted inside the request (request id, path, ...).
+        self.lineas_json.append(FormatoJSON().format(record))
+
+    def textos(self) -> list[str]:
+        salida = []
+        for r in self.registros:
+            salida += [self.format(r), str(r.msg), repr(r.args)]
+            salida += [repr(v) for v in vars(r).values()]  # extra= fields too
+        return salida + self.lineas_json
+
+
+def textos_de_fila(fila: models.Model) -> str:
+    """Every concrete field of a row, as text (JSON for dicts and lists)."""
+    partes = []
+    for campo in fila._meta.concrete_fields:
+        valor = getattr(fila, campo.attname)
+        partes.append(
+            json.dumps(valor, default=str) if isinstance(valor, dict | list) else str(valor)
+        )
+    return " ".join(partes)

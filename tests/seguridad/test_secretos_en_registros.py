@@ -5,77 +5,28 @@ admin history entry or error answer."""
 from __future__ import annotations
 
 import json
-import logging
 import re
 
 import pytest
 from django.contrib.admin.models import LogEntry
-from django.db import models
 
 from apps.mcp.models import ClaveApi, RegistroAuditoria, TokenPersonal
 from apps.mcp.registro import registro
 from apps.solicitudes.models import Comentario
-from hub.logs import FormatoJSON
 from tests.mcp.herramientas_prueba import HERRAMIENTAS_PRUEBA
 from tests.mcp_cliente import URL
-from tests.seguridad import llamar_con_id, mundo, resultado
+from tests.seguridad import (
+    llamar_con_id,
+    mundo,
+    resultado,
+    sesiones,
+    textos_de_fila,
+    volcado_cache,
+)
 
 pytestmark = pytest.mark.django_db
 
 SECRETO_TOKEN = re.compile(r"sgimcp_[A-Za-z0-9_]+")
-
-
-class Todo(logging.Handler):
-    """Keeps every record of every logger (some loggers do not propagate to the root)."""
-
-    def __init__(self):
-        super().__init__(logging.DEBUG)
-        self.registros: list[logging.LogRecord] = []
-        self.lineas_json: list[str] = []
-        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.registros.append(record)
-        # Also as production writes it, formatted inside the request (request id, path, ...).
-        self.lineas_json.append(FormatoJSON().format(record))
-
-    def textos(self) -> list[str]:
-        salida = []
-        for r in self.registros:
-            salida += [self.format(r), str(r.msg), repr(r.args)]
-            salida += [repr(v) for v in vars(r).values()]  # extra= fields too
-        return salida + self.lineas_json
-
-
-@pytest.fixture
-def todo(caplog):
-    """caplog at DEBUG for the root, plus a handler on every named logger."""
-    caplog.set_level(logging.DEBUG)
-    manejador = Todo()
-    nombres = [None, *logging.root.manager.loggerDict]
-    anteriores = {}
-    for nombre in nombres:
-        logger = logging.getLogger(nombre)
-        if isinstance(logger, logging.PlaceHolder):
-            continue
-        anteriores[nombre] = logger.level
-        logger.setLevel(logging.DEBUG)
-        logger.addHandler(manejador)
-    yield manejador, caplog
-    for nombre, nivel in anteriores.items():
-        logger = logging.getLogger(nombre)
-        logger.removeHandler(manejador)
-        logger.setLevel(nivel)
-
-
-def _textos_de_fila(fila: models.Model) -> str:
-    partes = []
-    for campo in fila._meta.concrete_fields:
-        valor = getattr(fila, campo.attname)
-        partes.append(
-            json.dumps(valor, default=str) if isinstance(valor, dict | list) else str(valor)
-        )
-    return " ".join(partes)
 
 
 def _mcp(client, cuerpo, **cabeceras):
@@ -190,12 +141,14 @@ def test_no_secret_reaches_a_log_an_audit_row_or_an_error_text(client, admin_cli
     assert len(accesos) >= 20 and all(a["path"] == "/mcp/api/mcp" for a in accesos[-10:])
     filas_auditoria = list(RegistroAuditoria.objects.all())
     assert len(filas_auditoria) >= 10
-    auditoria = [_textos_de_fila(f) for f in filas_auditoria]
-    historial = [_textos_de_fila(f) for f in LogEntry.objects.all()]
+    auditoria = [textos_de_fila(f) for f in filas_auditoria]
+    historial = [textos_de_fila(f) for f in LogEntry.objects.all()]
     credenciales = [
-        _textos_de_fila(f) for f in [*ClaveApi.objects.all(), *TokenPersonal.objects.all()]
+        textos_de_fila(f) for f in [*ClaveApi.objects.all(), *TokenPersonal.objects.all()]
     ]
     respuestas = [e.decode("utf-8") for e in errores]
+    cache = volcado_cache()
+    assert cache, "the cache is empty: the scan would prove nothing"
     fugas = []
     for nombre, secreto in secretos.items():
         # The secret and any long piece of it (a token cut to fit a column is still a leak).
@@ -206,10 +159,14 @@ def test_no_secret_reaches_a_log_an_audit_row_or_an_error_text(client, admin_cli
             ("historial del admin", historial),
             ("tablas de credenciales", credenciales),
             ("respuesta de error", respuestas),
+            ("sesión", sesiones()),
         ]:
             for texto in textos:
                 if any(trozo in texto for trozo in trozos):
                     fugas.append(f"{nombre} aparece en {donde}: {texto[:160]}")
+        for valor in cache:
+            if any(trozo.encode() in valor for trozo in trozos):
+                fugas.append(f"{nombre} aparece en la caché: {valor[:160]!r}")
     assert fugas == [], "\n".join(sorted({f.split(chr(10))[0] for f in fugas}))
 
 
