@@ -55,7 +55,7 @@ def sin_secretos(ruta_o_uri: str) -> str:
 
 
 class FiltroSinSecretos(logging.Filter):
-    """On the console handler: a line that names a path with a secret segment (Django's own
+    """On django.request: a line that names a path with a secret segment (Django's own
     "Internal Server Error: <path>" for a password-reset link) is written with it hidden."""
 
     def filter(self, record: logging.LogRecord) -> bool:

@@ -520,22 +520,18 @@ LOGGING = {
         "json": {"()": "hub.logs.FormatoJSON"},
         "texto": {"()": "hub.logs.FormatoTexto"},
     },
-    # Paths with a secret segment (a password-reset link) are written with it hidden.
+    # Django's own lines name the path ("Internal Server Error: <path>"): a secret segment (a
+    # password-reset link's token) is hidden. On that logger only: the hub's lines already write
+    # the path hidden (hub.logs.ruta), and a filter on the handler would format every line twice.
     "filters": {"sin_secretos": {"()": "hub.logs.FiltroSinSecretos"}},
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "formatter": HUB_LOG_FORMATO,
-            "filters": ["sin_secretos"],
-        }
-    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": HUB_LOG_FORMATO}},
     "root": {"handlers": ["console"], "level": env.str("HUB_LOG_LEVEL", default="INFO")},
     # django.template at DEBUG logs whole template contexts: a page that shows a secret once
     # (a new API key or token) must never reach a log, whatever HUB_LOG_LEVEL says. So do the
     # OAuth libraries at DEBUG: oauthlib writes authorization codes, access and refresh tokens,
     # django-oauth-toolkit the redirect that carries the code (their warnings still pass).
     "loggers": {
-        "django.request": {"level": "ERROR"},
+        "django.request": {"level": "ERROR", "filters": ["sin_secretos"]},
         "django.template": {"level": "INFO"},
         "oauthlib": {"level": "INFO"},
         "oauth2_provider": {"level": "INFO"},
