@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 
 import pytest
+import redis
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -277,6 +278,32 @@ def test_a_brand_change_lost_in_a_redis_restart_is_published_within_the_bound(
     for _ in range(2):
         r = client.get("/auth/api/v1/auth/marca")
         assert (r.status_code, r.json()["data"]["nombre"]) == (200, "Tras Reinicio")
+
+
+@pytest.mark.parametrize("opciones_redis", [["--rename-command", "INFO", ""]])
+def test_a_redis_that_refuses_info_still_serves_and_caches(
+    client, redis_propio, opciones_redis, credenciales, django_assert_num_queries
+):
+    """A managed Redis may forbid INFO (the run_id comes from it): the cache works without it."""
+    _clave, _token, cabeceras = credenciales
+    _calentar(client, cabeceras)
+    client.get("/auth/api/v1/auth/marca")
+    with django_assert_num_queries(0):
+        assert rpc(client, "ping", **cabeceras).status == 200
+        assert client.get("/auth/api/v1/auth/marca").status_code == 200
+
+
+def test_a_token_revoked_then_flushed_from_redis_is_refused_at_once(
+    client, redis_propio, credenciales, persona
+):
+    """FLUSHDB (or a Redis restarted empty) after a change: nothing to serve but the database."""
+    _clave, token, cabeceras = credenciales
+    _calentar(client, cabeceras)
+    mcp.revocar_token_personal(usuario=persona, token_id=token.pk)
+    redis.Redis(port=redis_propio.puerto).flushdb()
+    for _ in range(2):
+        r = rpc(client, "ping", **cabeceras)
+        assert (r.status, r.cuerpo["error"]["code"]) == (401, "TOKEN_MCP_INVALIDO")
 
 
 # --- the mechanism itself -----------------------------------------------------------------------
