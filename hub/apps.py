@@ -30,6 +30,8 @@ class HubConfig(AppConfig):
         connection_created.connect(coherencia.al_conectar, dispatch_uid="hub.coherencia")
         if coherencia.cache_volvio not in cache.AL_VOLVER:
             cache.AL_VOLVER.append(coherencia.cache_volvio)
+        if coherencia.cache_conectada not in cache.AL_CONECTAR:
+            cache.AL_CONECTAR.append(coherencia.cache_conectada)
         # With DEBUG (make run) people still get the branded error pages (hub.paginas_error);
         # without it Django's own handling already calls them, and nothing is replaced.
         if settings.DEBUG:

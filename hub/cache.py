@@ -66,6 +66,28 @@ _FALLOS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSEr
 # Called when a cache client sees its cache answer again after a failure (hub.coherencia bumps
 # the database's cache generation: what the cache kept meanwhile is not trusted).
 AL_VOLVER: list[Callable[[], None]] = []
+# Called with the server's run_id on each new Redis connection (hub.coherencia puts it in the
+# seal): a restarted Redis, maybe loaded from an old snapshot, is another cache.
+AL_CONECTAR: list[Callable[[str], None]] = []
+
+
+def _al_conectar(conexion: Any) -> None:
+    """redis-py's `redis_connect_func`: the usual handshake, then the server's run_id.
+
+    redis-py reconnects a pooled connection the server closed without raising anything (its pool
+    checks the socket before each command), so the breaker never sees a restart: its run_id does.
+    """
+    conexion.on_connect()
+    try:
+        conexion.send_command("INFO", "server")
+        info = conexion.read_response()
+    except redis.exceptions.ResponseError:  # INFO renamed or forbidden: no restart detection
+        logger.warning("Redis no responde INFO: no se detecta un reinicio por su run_id")
+        return
+    texto = info.decode() if isinstance(info, bytes) else str(info)
+    run_id = next((ln[7:].strip() for ln in texto.splitlines() if ln.startswith("run_id:")), "")
+    for avisar in AL_CONECTAR:
+        avisar(run_id)
 
 
 class CachePausada(redis.exceptions.ConnectionError):
@@ -150,6 +172,7 @@ class ClienteRedis(RedisCacheClient):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._pool_options.setdefault("redis_connect_func", _al_conectar)
         self._client = RedisVigilado
         self.pausa = Pausa()
         self._clientes: dict[int, Any] = {}

@@ -11,7 +11,11 @@ key that carries this process's *seal*: a digest of what the database says about
   `tras_restaurar`), and what the server says of the database itself (PostgreSQL: the row's
   xmin, the database's oid and the server's start time, which a restore in place, a dropped and
   recreated database or a restored cluster changes; SQLite: the file's device and inode, which a
-  new or swapped-in file changes).
+  new or swapped-in file changes);
+- the Redis server's run_id, learned on each new connection (hub.cache.AL_CONECTAR): a Redis that
+  died and came back from an old snapshot answers as if nothing happened (redis-py reconnects
+  without an error), with the invalidations made since the snapshot gone; its new run_id means
+  new keys, and a changed run_id is read at once, as a new PostgreSQL connection is.
 
 A process reads them again at most every HUB_COHERENCIA_SEGUNDOS seconds (one small query on the
 first cached read after that time; the other requests run no SQL for it), and at once after it
@@ -92,6 +96,8 @@ class _Estado:
         self.sello: str | None = None
         self.leido_en = -math.inf  # time.monotonic() of the reading
         self.cache_volvio = False  # the cache came back from a failure: bump the generation
+        self.servidor_cache = ""  # the Redis server's run_id (empty: a file cache, or not known)
+        self.servidor_del_sello = ""  # the run_id that `sello` was made with
         self.cerrojo = threading.Lock()
 
 
@@ -142,13 +148,22 @@ def refrescar() -> str:
         raise
     partes = [str(p) for p in fila or ()]
     partes.append(esquema())
+    servidor = _estado.servidor_cache
+    partes.append(servidor)
     if connection.vendor == "sqlite":
         partes.append(_archivo_sqlite())
     nuevo = hashlib.sha256("|".join(partes).encode()).hexdigest()[:16]
     if nuevo != _estado.sello and _estado.sello is not None:
         logger.info("caché: nueva generación o base de datos distinta; se descarta lo anterior")
-    _estado.sello, _estado.leido_en = nuevo, antes
+    _estado.sello, _estado.leido_en, _estado.servidor_del_sello = nuevo, antes, servidor
     return nuevo
+
+
+def vigente(sello_leido: str) -> bool:
+    """Whether entries read under `sello_leido` may be served: it is still this process's seal
+    and made with the Redis server the cache talks to now (a reconnection during the request may
+    have found another one: what it answered under the old seal is not trusted)."""
+    return sello_leido == _estado.sello and _estado.servidor_cache == _estado.servidor_del_sello
 
 
 def _leer_fila() -> tuple | None:
@@ -229,6 +244,16 @@ def al_conectar(sender, connection, **kwargs) -> None:
     alone applies, and a swapped file changes the seal by its inode.
     """
     if connection.vendor == "postgresql" and connection.alias == "default":
+        _estado.leido_en = -math.inf
+
+
+def cache_conectada(servidor: str) -> None:
+    """A new Redis connection (hub.cache.AL_CONECTAR): another server's run_id is another seal.
+
+    Called inside a cache call: it only marks the reading old, the next cached read rereads it.
+    """
+    if servidor != _estado.servidor_cache:
+        _estado.servidor_cache = servidor
         _estado.leido_en = -math.inf
 
 

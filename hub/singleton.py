@@ -160,8 +160,8 @@ def leer_versionado(clave: str, generacion_en: str | None = None) -> tuple[Any, 
     except Exception:  # a dead cache must not stop reads: the caller falls back to the database
         logger.warning("cache no disponible al leer %s", clave)
         return None, None
-    if generacion is None:
-        return None, None
+    if generacion is None or not coherencia.vigente(sello):
+        return None, None  # (a restarted Redis met while reading: the database answers)
     entrada = leidas.get(sellada)
     if isinstance(entrada, tuple) and len(entrada) == 2 and entrada[0] == generacion:
         return entrada[1], (sellada, generacion)

@@ -50,9 +50,42 @@ def _puerto_libre() -> int:
     raise RuntimeError("no free port in 6410-6419")
 
 
+def _arrancar_redis(puerto: int, carpeta: Path, *opciones: str) -> subprocess.Popen:
+    """A redis-server on `puerto` that loads `carpeta`/dump.rdb if there is one."""
+    proceso = subprocess.Popen(
+        [
+            *("redis-server", "--port", str(puerto), "--bind", "127.0.0.1"),
+            *("--save", "", "--appendonly", "no", "--dir", str(carpeta), *opciones),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    limite = time.monotonic() + 10
+    while True:
+        try:
+            redis.Redis(port=puerto).ping()
+            return proceso
+        except redis.exceptions.ConnectionError:
+            if time.monotonic() > limite:
+                raise
+            time.sleep(0.05)
+
+
 @dataclass
 class RedisPropio:
     proceso: subprocess.Popen
+    puerto: int
+    carpeta: Path
+
+    def instantanea(self) -> None:
+        """An RDB snapshot of the server as it is now (what `save` or a backup would keep)."""
+        redis.Redis(port=self.puerto).save()
+
+    def reiniciar_desde_la_instantanea(self) -> None:
+        """The server dies and comes back from its last snapshot (a crash, an OOM kill, a host
+        rebooted): what was written after the snapshot is gone, the snapshot's keys are back."""
+        self.proceso.kill()
+        self.proceso.wait(timeout=10)
+        self.proceso = _arrancar_redis(self.puerto, self.carpeta)
 
     def colgar(self) -> None:
         """Stop the server; a read times out and the breaker pauses the cache, as under load
@@ -66,25 +99,16 @@ class RedisPropio:
 
 
 @pytest.fixture
-def redis_propio(tmp_path) -> Iterator[RedisPropio]:
+def opciones_redis() -> list[str]:
+    """More options for `redis_propio`'s server (a test overrides it)."""
+    return []
+
+
+@pytest.fixture
+def redis_propio(tmp_path, opciones_redis) -> Iterator[RedisPropio]:
     """A redis-server of this test only (never the shared one), as the default cache."""
     puerto = _puerto_libre()
-    proceso = subprocess.Popen(
-        [
-            *("redis-server", "--port", str(puerto), "--bind", "127.0.0.1"),
-            *("--save", "", "--appendonly", "no", "--dir", str(tmp_path)),
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    limite = time.monotonic() + 10
-    while True:
-        try:
-            redis.Redis(port=puerto).ping()
-            break
-        except redis.exceptions.ConnectionError:
-            if time.monotonic() > limite:
-                raise
-            time.sleep(0.05)
+    propio = RedisPropio(_arrancar_redis(puerto, tmp_path, *opciones_redis), puerto, tmp_path)
     conf = {
         "default": {
             "BACKEND": "hub.cache.CacheRedis",
@@ -95,11 +119,11 @@ def redis_propio(tmp_path) -> Iterator[RedisPropio]:
     }
     try:
         with override_settings(CACHES=conf, HUB_CACHE_PAUSA=5):
-            yield RedisPropio(proceso)
+            yield propio
     finally:
-        os.kill(proceso.pid, signal.SIGCONT)
-        proceso.terminate()
-        proceso.wait(timeout=10)
+        os.kill(propio.proceso.pid, signal.SIGCONT)
+        propio.proceso.terminate()
+        propio.proceso.wait(timeout=10)
 
 
 def _solo_lectura(carpeta: Path, si: bool) -> None:
@@ -141,12 +165,35 @@ def archivo_propio(tmp_path) -> Iterator[ArchivoPropio]:
             caches["default"].close()
 
 
-@pytest.fixture(params=["redis_colgado", "archivo_sin_escritura"])
+@dataclass
+class RedisSinEscritura:
+    """The test's own Redis answering reads and refusing every write (OOM under `noeviction`,
+    as a full Redis does): an error reply, not a failure the breaker pauses for."""
+
+    propio: RedisPropio
+
+    def colgar(self) -> None:
+        servidor = redis.Redis(port=self.propio.puerto)
+        servidor.config_set("maxmemory-policy", "noeviction")
+        servidor.config_set("maxmemory", 1)
+        with pytest.raises(redis.exceptions.ResponseError, match="maxmemory"):
+            caches["default"].set("sonda", 1)
+
+    def seguir(self) -> None:
+        redis.Redis(port=self.propio.puerto).config_set("maxmemory", 0)
+
+
+@pytest.fixture
+def redis_sin_escritura(redis_propio) -> RedisSinEscritura:
+    return RedisSinEscritura(redis_propio)
+
+
+@pytest.fixture(params=["redis_colgado", "archivo_sin_escritura", "redis_sin_escritura"])
 def cache_que_falla(request):
-    """The cache that fails during the change: a hung Redis, or an unwritable file cache."""
-    return request.getfixturevalue(
-        "redis_propio" if request.param == "redis_colgado" else "archivo_propio"
-    )
+    """The cache that fails during the change: a hung Redis, an unwritable file cache, or a
+    Redis that refuses writes."""
+    fixture = {"redis_colgado": "redis_propio", "archivo_sin_escritura": "archivo_propio"}
+    return request.getfixturevalue(fixture.get(request.param, request.param))
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 
 import pytest
+import redis
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -205,6 +206,104 @@ def test_a_signature_annulled_while_the_cache_fails_is_answered_annulled_within_
     for _ in range(2):
         datos = client.get(f"{VERIFICAR}{firma.token}").json()["data"]
         assert (datos["valido"], datos["anulada"]) == (False, True)
+
+
+# --- Redis back from an old snapshot -------------------------------------------------------------
+
+
+def _revocar_token(clave, token, persona) -> None:
+    mcp.revocar_token_personal(usuario=persona, token_id=token.pk)
+
+
+@pytest.mark.parametrize(
+    ("cambio", "status", "codigo"),
+    [
+        pytest.param(_revocar_token, 401, "TOKEN_MCP_INVALIDO", id="a_token_revoked"),
+        pytest.param(
+            lambda clave, token, persona: mcp.revocar_claves(ids=[clave.pk]),
+            401,
+            "API_KEY_INVALIDA",
+            id="an_api_key_revoked",
+        ),
+        pytest.param(_bloquear, 403, "SIN_PERMISO", id="a_person_blocked"),
+    ],
+)
+def test_a_change_redis_lost_in_a_restart_from_an_old_snapshot_holds_within_the_bound(
+    client, redis_propio, reloj, otro_proceso, credenciales, persona, cambio, status, codigo
+):
+    """Redis dies and comes back from a snapshot taken before the change (a crash or an OOM kill
+    with RDB persistence): the change's invalidation is gone, the old entries and generations
+    are back, and redis-py reconnects without an error the breaker would see."""
+    clave, token, cabeceras = credenciales
+    _calentar(client, cabeceras)
+    redis_propio.instantanea()
+    volver = otro_proceso()
+    cambio(clave, token, persona)  # with the cache healthy: its invalidation reaches Redis
+    volver()
+    redis_propio.reiniciar_desde_la_instantanea()
+    reloj.mover(coherencia.COTA_SEGUNDOS)
+    for _ in range(2):
+        r = rpc(client, "ping", **cabeceras)
+        assert (r.status, r.cuerpo["error"]["code"]) == (status, codigo)
+
+
+def test_writes_switched_off_then_lost_in_a_redis_restart_stay_off_within_the_bound(
+    client, redis_propio, reloj, otro_proceso, credenciales
+):
+    _clave, _token, cabeceras = credenciales
+    assert _calentar(client, cabeceras) & ESCRITURAS
+    redis_propio.instantanea()
+    volver = otro_proceso()
+    ajustar(escrituras_habilitadas=False)
+    volver()
+    redis_propio.reiniciar_desde_la_instantanea()
+    reloj.mover(coherencia.COTA_SEGUNDOS)
+    for _ in range(2):
+        r = rpc(client, "tools/list", **cabeceras)
+        assert r.status == 200
+        assert not {h["name"] for h in r.cuerpo["result"]["tools"]} & ESCRITURAS
+
+
+def test_a_brand_change_lost_in_a_redis_restart_is_published_within_the_bound(
+    client, redis_propio, reloj, otro_proceso
+):
+    for _ in range(2):
+        assert client.get("/auth/api/v1/auth/marca").json()["data"]["nombre"] != "Tras Reinicio"
+    redis_propio.instantanea()
+    volver = otro_proceso()
+    actualizar_marca(cambios={"nombre": "Tras Reinicio"})
+    volver()
+    redis_propio.reiniciar_desde_la_instantanea()
+    reloj.mover(coherencia.COTA_SEGUNDOS)
+    for _ in range(2):
+        r = client.get("/auth/api/v1/auth/marca")
+        assert (r.status_code, r.json()["data"]["nombre"]) == (200, "Tras Reinicio")
+
+
+@pytest.mark.parametrize("opciones_redis", [["--rename-command", "INFO", ""]])
+def test_a_redis_that_refuses_info_still_serves_and_caches(
+    client, redis_propio, opciones_redis, credenciales, django_assert_num_queries
+):
+    """A managed Redis may forbid INFO (the run_id comes from it): the cache works without it."""
+    _clave, _token, cabeceras = credenciales
+    _calentar(client, cabeceras)
+    client.get("/auth/api/v1/auth/marca")
+    with django_assert_num_queries(0):
+        assert rpc(client, "ping", **cabeceras).status == 200
+        assert client.get("/auth/api/v1/auth/marca").status_code == 200
+
+
+def test_a_token_revoked_then_flushed_from_redis_is_refused_at_once(
+    client, redis_propio, credenciales, persona
+):
+    """FLUSHDB (or a Redis restarted empty) after a change: nothing to serve but the database."""
+    _clave, token, cabeceras = credenciales
+    _calentar(client, cabeceras)
+    mcp.revocar_token_personal(usuario=persona, token_id=token.pk)
+    redis.Redis(port=redis_propio.puerto).flushdb()
+    for _ in range(2):
+        r = rpc(client, "ping", **cabeceras)
+        assert (r.status, r.cuerpo["error"]["code"]) == (401, "TOKEN_MCP_INVALIDO")
 
 
 # --- the mechanism itself -----------------------------------------------------------------------
