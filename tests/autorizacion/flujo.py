@@ -11,6 +11,9 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from tests.autorizacion.factories import REDIRECCION
 
+# The MCP resource the tests' tokens are for (the test server's own address).
+MCP = "http://127.0.0.1:8000/mcp/api/mcp"
+
 
 def pkce() -> tuple[str, str]:
     """(verifier, S256 challenge)."""

@@ -8,25 +8,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
-from apps.autorizacion.models import Aplicacion, CanjeCodigo
+from apps.autorizacion.models import CanjeCodigo
 from apps.autorizacion.servidor import Validador
 from apps.mcp import secretos
-from tests.autorizacion.flujo import Pedido, aprobar, canjear, consulta, refrescar, registrar
+from tests.autorizacion.flujo import Pedido, aprobar, canjear, consulta, refrescar
 from tests.conftest import limpiar_cache
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def sesion(client):
-    client.force_login(UserFactory(username="ana_canjes", permisos=["mcp.asistente.usar"]))
-    return client
-
-
-@pytest.fixture
-def app(sesion):
-    return Aplicacion.objects.get(client_id=registrar(sesion, nombre="Claude").json()["client_id"])
 
 
 def _codigo(sesion, app) -> tuple[Pedido, str]:

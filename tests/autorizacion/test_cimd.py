@@ -10,7 +10,6 @@ from oauth2_provider.models import Grant
 from apps.autorizacion.models import Aplicacion
 from tests.autorizacion.factories import REDIRECCION
 from tests.autorizacion.flujo import Pedido
-from tests.factories import UserFactory
 from tests.mcp_cliente import ajustar
 
 pytestmark = pytest.mark.django_db
@@ -28,12 +27,6 @@ def documentos(monkeypatch):
 
     monkeypatch.setattr(cimd.SafeMetadataFetcher, "fetch", leer)
     return publicados
-
-
-@pytest.fixture
-def sesion(client):
-    client.force_login(UserFactory(username="ana_cimd", permisos=["mcp.asistente.usar"]))
-    return client
 
 
 def _publicar(documentos, url: str = DOCUMENTO, redireccion: str = REDIRECCION) -> None:

@@ -12,8 +12,8 @@ import pytest
 from django.utils import timezone
 from oauth2_provider.models import AccessToken, Grant
 
-from apps.autorizacion.models import Aplicacion
 from tests.autorizacion.flujo import (
+    MCP,
     Pedido,
     aprobar,
     canjear,
@@ -22,23 +22,10 @@ from tests.autorizacion.flujo import (
     refrescar,
     registrar,
 )
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
-MCP = "http://127.0.0.1:8000/mcp/api/mcp"
 OTRO = "https://otro.example/api"
-
-
-@pytest.fixture
-def sesion(client):
-    client.force_login(UserFactory(username="ana_token", permisos=["mcp.asistente.usar"]))
-    return client
-
-
-@pytest.fixture
-def app(sesion):
-    return Aplicacion.objects.get(client_id=registrar(sesion, nombre="Claude").json()["client_id"])
 
 
 def _codigo(sesion, app, **pedido) -> tuple[Pedido, str]:

@@ -13,6 +13,7 @@ from apps.mcp.models import AjustesAsistente
 from apps.mcp.secretos import huella
 from tests.autorizacion.factories import REDIRECCION, nueva_aplicacion
 from tests.autorizacion.flujo import (
+    MCP,
     Pedido,
     aprobar,
     canjear,
@@ -26,7 +27,6 @@ from tests.mcp_cliente import OAUTH_INVALIDO, identificar, rechazo
 
 pytestmark = pytest.mark.django_db
 
-MCP = "http://127.0.0.1:8000/mcp/api/mcp"
 OTRO_RECURSO = (401, "TOKEN_MCP_INVALIDO", "El token OAuth fue emitido para otro recurso.")
 
 

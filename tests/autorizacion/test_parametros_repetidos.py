@@ -9,32 +9,17 @@ from __future__ import annotations
 import pytest
 from oauth2_provider.models import AccessToken, Grant
 
-from apps.autorizacion.models import Aplicacion
 from tests.autorizacion.flujo import (
+    MCP,
     Pedido,
     aprobar,
     canjear,
     conectar,
     consulta,
     refrescar,
-    registrar,
 )
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
-
-MCP = "http://127.0.0.1:8000/mcp/api/mcp"
-
-
-@pytest.fixture
-def sesion(client):
-    client.force_login(UserFactory(username="ana_repite", permisos=["mcp.asistente.usar"]))
-    return client
-
-
-@pytest.fixture
-def app(sesion):
-    return Aplicacion.objects.get(client_id=registrar(sesion, nombre="Claude").json()["client_id"])
 
 
 @pytest.mark.parametrize(

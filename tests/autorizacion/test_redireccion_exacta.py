@@ -9,7 +9,6 @@ from oauth2_provider.models import AccessToken, Grant
 
 from apps.autorizacion.models import Aplicacion
 from tests.autorizacion.flujo import Pedido, aprobar, canjear, consulta, registrar
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -19,12 +18,6 @@ REGISTRADAS = [
     "http://localhost:1234/cb",
     "https://claude.ai/api/mcp/auth_callback",
 ]
-
-
-@pytest.fixture
-def sesion(client):
-    client.force_login(UserFactory(username="ana_redir", permisos=["mcp.asistente.usar"]))
-    return client
 
 
 @pytest.fixture

@@ -9,23 +9,10 @@ import json
 import pytest
 from oauth2_provider.models import RefreshToken
 
-from apps.autorizacion.models import Aplicacion
 from tests.autorizacion.flujo import conectar, refrescar, registrar
-from tests.factories import UserFactory
 from tests.mcp_cliente import OAUTH_INVALIDO, rechazo
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def sesion(client):
-    client.force_login(UserFactory(username="ana_revoca", permisos=["mcp.asistente.usar"]))
-    return client
-
-
-@pytest.fixture
-def app(sesion):
-    return Aplicacion.objects.get(client_id=registrar(sesion, nombre="Claude").json()["client_id"])
 
 
 def _revocar(client, **datos):
