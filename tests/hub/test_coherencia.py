@@ -79,24 +79,27 @@ def _bloquear(clave, token, persona) -> None:
     persona.save()
 
 
+def _revocar_token(clave, token, persona) -> None:
+    mcp.revocar_token_personal(usuario=persona, token_id=token.pk)
+
+
+# A credential revoked or a person blocked: (change, status, code) of the ping that follows.
+CREDENCIAL_CAMBIADA = [
+    pytest.param(_revocar_token, 401, "TOKEN_MCP_INVALIDO", id="a_token_revoked"),
+    pytest.param(
+        lambda clave, token, persona: mcp.revocar_claves(ids=[clave.pk]),
+        401,
+        "API_KEY_INVALIDA",
+        id="an_api_key_revoked",
+    ),
+    pytest.param(_bloquear, 403, "SIN_PERMISO", id="a_person_blocked"),
+]
+
+
 @pytest.mark.parametrize(
     ("cambio", "status", "codigo"),
     [
-        pytest.param(
-            lambda clave, token, persona: mcp.revocar_token_personal(
-                usuario=persona, token_id=token.pk
-            ),
-            401,
-            "TOKEN_MCP_INVALIDO",
-            id="a_token_revoked",
-        ),
-        pytest.param(
-            lambda clave, token, persona: mcp.revocar_claves(ids=[clave.pk]),
-            401,
-            "API_KEY_INVALIDA",
-            id="an_api_key_revoked",
-        ),
-        pytest.param(_bloquear, 403, "SIN_PERMISO", id="a_person_blocked"),
+        *CREDENCIAL_CAMBIADA,
         pytest.param(
             lambda clave, token, persona: persona.user_permissions.remove(permiso(USAR)),
             403,
@@ -211,23 +214,7 @@ def test_a_signature_annulled_while_the_cache_fails_is_answered_annulled_within_
 # --- Redis back from an old snapshot -------------------------------------------------------------
 
 
-def _revocar_token(clave, token, persona) -> None:
-    mcp.revocar_token_personal(usuario=persona, token_id=token.pk)
-
-
-@pytest.mark.parametrize(
-    ("cambio", "status", "codigo"),
-    [
-        pytest.param(_revocar_token, 401, "TOKEN_MCP_INVALIDO", id="a_token_revoked"),
-        pytest.param(
-            lambda clave, token, persona: mcp.revocar_claves(ids=[clave.pk]),
-            401,
-            "API_KEY_INVALIDA",
-            id="an_api_key_revoked",
-        ),
-        pytest.param(_bloquear, 403, "SIN_PERMISO", id="a_person_blocked"),
-    ],
-)
+@pytest.mark.parametrize(("cambio", "status", "codigo"), CREDENCIAL_CAMBIADA)
 def test_a_change_redis_lost_in_a_restart_from_an_old_snapshot_holds_within_the_bound(
     client, redis_propio, reloj, otro_proceso, credenciales, persona, cambio, status, codigo
 ):
