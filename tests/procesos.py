@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -33,6 +34,33 @@ PRODUCCION_README = {
     "HUB_PROXIES_CONFIABLES": "127.0.0.1",
     "HUB_PRODUCCION": "true",
 }
+
+# One person per case (with the assistant permission, directly or through a group), each with
+# an API key and a personal token; printed as JSON by the process that creates them.
+_PREPARAR_MCP = """
+import json
+from datetime import timedelta
+from django.contrib.auth.models import Group, Permission
+from django.utils import timezone
+from apps.cuentas.models import User
+from apps.mcp import services
+usar = Permission.objects.get(content_type__app_label="mcp", codename="asistente.usar")
+salida = {}
+for caso in CASOS:
+    persona = User.objects.create_user(username=f"p_{caso}", password="x-clave-larga-1")
+    if caso in ("grupo_pierde_permiso", "sale_del_grupo"):
+        grupo = Group.objects.create(name=f"g_{caso}")
+        grupo.permissions.add(usar)
+        persona.groups.add(grupo)
+    else:
+        persona.user_permissions.add(usar)
+    _c, clave = services.crear_clave_api(nombre=f"k_{caso}")
+    secreto = services.secretos.generar(services.secretos.PREFIJO_TOKEN)
+    vence = timezone.now() + timedelta(seconds=SEGUNDOS)
+    services.guardar_token(usuario=persona, nombre="t", secreto=secreto, vence=vence)
+    salida[caso] = {"X-MCP-Api-Key": clave, "X-MCP-User-Token": secreto, "vence": vence.timestamp()}
+print(json.dumps(salida))
+"""
 
 
 def puerto_libre() -> int:
@@ -211,3 +239,17 @@ def gunicorn_conf(
         except subprocess.TimeoutExpired:
             proceso.kill()
             proceso.wait(timeout=10)
+
+
+def credenciales_mcp(env: dict[str, str], casos: list[str], segundos: int) -> dict[str, dict]:
+    """People, keys and tokens (valid `segundos`) made by another process, one per case: their
+    headers for the assistant and the token's expiry (`vence`, a timestamp)."""
+    codigo = f"CASOS = {json.dumps(casos)}\nSEGUNDOS = {segundos}\n{_PREPARAR_MCP}"
+    salida = manage(env, "shell", "-c", codigo).stdout
+    return json.loads(salida.strip().splitlines()[-1])
+
+
+def ping_mcp(base: str, cabeceras: dict[str, str]) -> httpx.Response:
+    """A JSON-RPC ping to the assistant's endpoint at `base` with these headers."""
+    mensaje = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    return httpx.post(f"{base}/mcp/api/mcp", json=mensaje, headers=cabeceras, timeout=30)
