@@ -186,6 +186,7 @@ class Gunicorn:
     base: str
     proceso: subprocess.Popen
     log: Path
+    socket_unix: Path | None = None
 
     @property
     def puerto(self) -> int:
@@ -209,13 +210,20 @@ class Gunicorn:
 
 @contextmanager
 def gunicorn_conf(
-    env: dict[str, str], carpeta: Path, *, pids: bool = True, **variables: str
+    env: dict[str, str],
+    carpeta: Path,
+    *,
+    pids: bool = True,
+    socket_unix: Path | None = None,
+    **variables: str,
 ) -> Iterator[Gunicorn]:
-    """`gunicorn -c gunicorn.conf.py hub.wsgi` as deployed, on a free port, with `variables`
-    (WEB_CONCURRENCY, GUNICORN_MAX_REQUESTS...); with `pids`, its access log names the worker of
-    each line (`pids_en_log`), else the access line is the production one."""
+    """`gunicorn -c gunicorn.conf.py hub.wsgi` as deployed, on a free port (and `socket_unix`
+    too, when given), with `variables` (WEB_CONCURRENCY, GUNICORN_MAX_REQUESTS...); with `pids`,
+    its access log names the worker of each line (`pids_en_log`), else the access line is the
+    production one."""
     puerto = puerto_libre()
-    env = {**env, "HUB_BIND": f"127.0.0.1:{puerto}", "HUB_LOG_FORMATO": "texto", **variables}
+    bind = f"127.0.0.1:{puerto}" + (f",unix:{socket_unix}" if socket_unix else "")
+    env = {**env, "HUB_BIND": bind, "HUB_LOG_FORMATO": "texto", **variables}
     if pids:
         env["GUNICORN_CMD_ARGS"] = "--access-logformat 'pid=%(p)s %(s)s %(U)s'"
     log = carpeta / f"gunicorn-{puerto}.log"
@@ -227,7 +235,7 @@ def gunicorn_conf(
             stdout=salida,
             stderr=subprocess.STDOUT,
         )
-    servidor = Gunicorn(f"http://127.0.0.1:{puerto}", proceso, log)
+    servidor = Gunicorn(f"http://127.0.0.1:{puerto}", proceso, log, socket_unix)
     try:
         if not _responde(servidor.base, time.monotonic() + 90, lambda: proceso.poll() is None):
             raise RuntimeError(f"gunicorn did not start: {log.read_text()[-2000:]}")

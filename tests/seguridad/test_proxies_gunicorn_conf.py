@@ -7,7 +7,8 @@ outside the production profile; the assistant's endpoint accepts an `Origin` onl
 is the request's; under the production profile, from X-Forwarded-Proto when the hub believes
 it). A listed proxy sets both. The lists: a trusted network that leaves out 127.0.0.1 (which
 gunicorn trusts by default), the README's 127.0.0.1, none (not behind a proxy), and the README's
-production block with that other network.
+production block with that other network. Each server listens on a unix socket too, which is a
+trusted proxy exactly when the list is not empty (docs/despliegue.md).
 """
 
 from __future__ import annotations
@@ -32,15 +33,21 @@ PRODUCCION = {
     "ALLOWED_HOSTS": "hub.entidad.gov.co,127.0.0.1",
     "HUB_SSL_REDIRECT": "false",
 }
-# Each case: its variables, a loopback address among the trusted proxies (None: no proxy) and
-# one that is not.
+# Each case: its variables, the peers it trusts and those it does not: loopback addresses, and
+# UNIX, a connection to its unix socket (only this host reaches one: a proxy when the list is
+# not empty, docs/despliegue.md).
+UNIX = "unix"
 LISTAS = {
-    "otra_red": ({"HUB_PROXIES_CONFIABLES": OTRA_RED}, "127.0.0.2", "127.0.0.1"),
-    "readme": ({"HUB_PROXIES_CONFIABLES": "127.0.0.1"}, "127.0.0.1", "127.0.0.3"),
-    "sin_proxy": ({"HUB_PROXIES_CONFIABLES": ""}, None, "127.0.0.1"),
-    "produccion": ({**PRODUCCION, "HUB_PROXIES_CONFIABLES": OTRA_RED}, "127.0.0.2", "127.0.0.1"),
+    "otra_red": ({"HUB_PROXIES_CONFIABLES": OTRA_RED}, ["127.0.0.2", UNIX], ["127.0.0.1"]),
+    "readme": ({"HUB_PROXIES_CONFIABLES": "127.0.0.1"}, ["127.0.0.1", UNIX], ["127.0.0.3"]),
+    "sin_proxy": ({"HUB_PROXIES_CONFIABLES": ""}, [], ["127.0.0.1", UNIX]),
+    "produccion": (
+        {**PRODUCCION, "HUB_PROXIES_CONFIABLES": OTRA_RED},
+        ["127.0.0.2", UNIX],
+        ["127.0.0.1"],
+    ),
 }
-CON_PROXY = [nombre for nombre, (_v, confiable, _a) in LISTAS.items() if confiable]
+CON_PROXY = [lista for lista, (_v, confiables, _a) in LISTAS.items() if confiables]
 
 
 @pytest.fixture(scope="module")
@@ -57,19 +64,31 @@ def base(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def servidor(request, base):
-    """gunicorn.conf.py with the case `request.param`, JSON logs (the hub's access line, with the
-    client's address); the server, the trusted peer and the untrusted one."""
+    """gunicorn.conf.py with the case `request.param` on a port and a unix socket, JSON logs
+    (the hub's access line, with the client's address); the server, the peers it trusts and the
+    others."""
     env, carpeta = base
-    variables, confiable, ajena = LISTAS[request.param]
+    variables, confiables, ajenos = LISTAS[request.param]
     with gunicorn_conf(
-        env, carpeta, pids=False, WEB_CONCURRENCY="2", HUB_LOG_FORMATO="json", **variables
+        env,
+        carpeta,
+        pids=False,
+        socket_unix=carpeta / f"{request.param}.sock",
+        WEB_CONCURRENCY="2",
+        HUB_LOG_FORMATO="json",
+        **variables,
     ) as gunicorn:
-        yield gunicorn, confiable, ajena
+        yield gunicorn, confiables, ajenos
 
 
-def _desde(direccion: str) -> httpx.Client:
-    """A client whose connections leave from this local address (127.0.0.0/8 is all loopback)."""
-    return httpx.Client(transport=httpx.HTTPTransport(local_address=direccion), timeout=10)
+def _desde(gunicorn: Gunicorn, par: str) -> httpx.Client:
+    """A client whose connections leave from this local address (127.0.0.0/8 is all loopback),
+    or come through the server's unix socket."""
+    if par == UNIX:
+        transporte = httpx.HTTPTransport(uds=str(gunicorn.socket_unix))
+    else:
+        transporte = httpx.HTTPTransport(local_address=par)
+    return httpx.Client(transport=transporte, timeout=10)
 
 
 def _ip_registrada(gunicorn: Gunicorn, respuesta: httpx.Response) -> str:
@@ -101,55 +120,66 @@ def _codigo(respuesta: httpx.Response) -> tuple[int, str]:
     return respuesta.status_code, respuesta.json()["error"]["code"]
 
 
+# Parametrized by list only, so that each server starts once; the peers of a list in a loop.
 @pytest.mark.parametrize("servidor", list(LISTAS), indirect=True)
 def test_a_peer_that_is_not_a_trusted_proxy_cannot_set_the_client_address(servidor):
-    gunicorn, _confiable, ajena = servidor
-    with _desde(ajena) as cliente:
-        respuesta = cliente.get(
-            gunicorn.base + PING, headers={"X-Forwarded-For": "203.0.113.9, 10.1.2.3"}
-        )
-    assert respuesta.status_code == 200
-    assert _ip_registrada(gunicorn, respuesta) == ajena
+    gunicorn, _confiables, ajenos = servidor
+    for par in ajenos:
+        with _desde(gunicorn, par) as cliente:
+            respuesta = cliente.get(
+                gunicorn.base + PING, headers={"X-Forwarded-For": "203.0.113.9, 10.1.2.3"}
+            )
+        assert respuesta.status_code == 200, par
+        # A unix socket has no peer address: no usable address, never one the client wrote.
+        assert _ip_registrada(gunicorn, respuesta) == ("0.0.0.0" if par == UNIX else par)
 
 
 @pytest.mark.parametrize("servidor", list(LISTAS), indirect=True)
 def test_a_peer_that_is_not_a_trusted_proxy_cannot_claim_https(servidor):
-    gunicorn, _confiable, ajena = servidor
-    with _desde(ajena) as cliente:
-        # Plain HTTP is what it is: its own page's origin is accepted (then no credential)...
-        assert _codigo(_mcp_con_origen(cliente, gunicorn, "http", "https")) == (
-            401,
-            "NO_AUTENTICADO",
-        )
-        # ...and an https page is another site, whatever X-Forwarded-Proto says.
-        assert _codigo(_mcp_con_origen(cliente, gunicorn, "https", "https")) == (
-            403,
-            "SIN_PERMISO",
-        )
+    gunicorn, _confiables, ajenos = servidor
+    for par in ajenos:
+        with _desde(gunicorn, par) as cliente:
+            # Plain HTTP is what it is: its own page's origin is accepted (then no credential)...
+            http = _mcp_con_origen(cliente, gunicorn, "http", "https")
+            # ...and an https page is another site, whatever X-Forwarded-Proto says.
+            https = _mcp_con_origen(cliente, gunicorn, "https", "https")
+        assert _codigo(http) == (401, "NO_AUTENTICADO"), par
+        assert _codigo(https) == (403, "SIN_PERMISO"), par
 
 
 @pytest.mark.parametrize("servidor", CON_PROXY, indirect=True)
 def test_a_trusted_proxy_reports_the_client_address_it_saw(servidor):
-    gunicorn, confiable, _ajena = servidor
-    with _desde(confiable) as proxy:
-        # The right-most hop that is not a trusted proxy: what the client wrote at the left is not.
-        respuesta = proxy.get(
-            gunicorn.base + PING, headers={"X-Forwarded-For": "203.0.113.9, 198.51.100.7"}
-        )
-    assert respuesta.status_code == 200
-    assert _ip_registrada(gunicorn, respuesta) == "198.51.100.7"
+    gunicorn, confiables, _ajenos = servidor
+    for par in confiables:
+        with _desde(gunicorn, par) as proxy:
+            # The right-most hop that is not a trusted proxy, not what the client wrote at the left.
+            respuesta = proxy.get(
+                gunicorn.base + PING, headers={"X-Forwarded-For": "203.0.113.9, 198.51.100.7"}
+            )
+        assert respuesta.status_code == 200, par
+        assert _ip_registrada(gunicorn, respuesta) == "198.51.100.7", par
 
 
 @pytest.mark.parametrize("servidor", CON_PROXY, indirect=True)
 def test_a_trusted_proxy_reports_the_scheme_it_served(servidor):
-    gunicorn, confiable, _ajena = servidor
-    with _desde(confiable) as proxy:
-        assert _codigo(_mcp_con_origen(proxy, gunicorn, "https", "https")) == (
-            401,
-            "NO_AUTENTICADO",
-        )
-        assert _codigo(_mcp_con_origen(proxy, gunicorn, "https", "http")) == (403, "SIN_PERMISO")
-        assert _codigo(_mcp_con_origen(proxy, gunicorn, "http", "http")) == (
-            401,
-            "NO_AUTENTICADO",
-        )
+    gunicorn, confiables, _ajenos = servidor
+    for par in confiables:
+        with _desde(gunicorn, par) as proxy:
+            https = _mcp_con_origen(proxy, gunicorn, "https", "https")
+            http_dicho = _mcp_con_origen(proxy, gunicorn, "https", "http")
+            http = _mcp_con_origen(proxy, gunicorn, "http", "http")
+        assert _codigo(https) == (401, "NO_AUTENTICADO"), par
+        assert _codigo(http_dicho) == (403, "SIN_PERMISO"), par
+        assert _codigo(http) == (401, "NO_AUTENTICADO"), par
+
+
+@pytest.mark.parametrize("servidor", list(LISTAS), indirect=True)
+def test_a_peer_that_is_not_a_trusted_proxy_cannot_set_the_script_prefix(servidor):
+    gunicorn, _confiables, ajenos = servidor
+    for par in ajenos:
+        with _desde(gunicorn, par) as cliente:
+            # gunicorn takes SCRIPT_NAME from a header only from a proxy (forwarder_headers).
+            respuesta = cliente.get(
+                gunicorn.base + "/prefijo" + PING, headers={"SCRIPT_NAME": "/prefijo"}
+            )
+        assert respuesta.status_code == 404, par
