@@ -2,13 +2,13 @@
 HUB_PROXIES_CONFIABLES to gunicorn's forwarded_allow_ips) in front of the hub, with two workers.
 
 A peer outside the list can set neither the client address the hub uses (`request.ip_cliente`,
-written in its access line) nor the scheme (`request.scheme`, from gunicorn's wsgi.url_scheme
-outside the production profile; the assistant's endpoint accepts an `Origin` only when its scheme
-is the request's; under the production profile, from X-Forwarded-Proto when the hub believes
-it). A listed proxy sets both. The lists: a trusted network that leaves out 127.0.0.1 (which
-gunicorn trusts by default), the README's 127.0.0.1, none (not behind a proxy), and the README's
-production block with that other network. Each server listens on a unix socket too, which is a
-trusted proxy exactly when the list is not empty (docs/despliegue.md).
+written in its access line) nor the scheme (`request.scheme`: gunicorn's wsgi.url_scheme, or under
+the production profile X-Forwarded-Proto when the hub believes it; seen through the assistant's
+endpoint, which accepts an `Origin` only with the request's own scheme). A listed proxy sets both.
+The lists: a trusted network that leaves out 127.0.0.1 (which gunicorn trusts by default), the
+README's 127.0.0.1, none (not behind a proxy, the Dockerfile's default), and the README's production
+block with that other network or none. Each server listens on a unix socket too, which is a trusted
+proxy exactly when the list is not empty (docs/despliegue.md).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ LISTAS = {
         ["127.0.0.2", UNIX],
         ["127.0.0.1"],
     ),
+    "produccion_sin_proxy": ({**PRODUCCION, "HUB_PROXIES_CONFIABLES": ""}, [], ["127.0.0.1", UNIX]),
 }
 CON_PROXY = [lista for lista, (_v, confiables, _a) in LISTAS.items() if confiables]
 
