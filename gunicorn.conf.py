@@ -178,3 +178,9 @@ def _proxies() -> str:
 
 
 forwarded_allow_ips = _proxies()
+if not forwarded_allow_ips:
+    # No proxy at all. gunicorn trusts a peer without an address (a unix socket's) whatever
+    # forwarded_allow_ips says; the hub does not (hub/ip.py): its X-Forwarded-Proto and its
+    # SCRIPT_NAME / PATH_INFO headers are then believed by nobody.
+    secure_scheme_headers: dict[str, str] = {}
+    forwarder_headers = ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -33,6 +34,33 @@ PRODUCCION_README = {
     "HUB_PROXIES_CONFIABLES": "127.0.0.1",
     "HUB_PRODUCCION": "true",
 }
+
+# One person per case (with the assistant permission, directly or through a group), each with
+# an API key and a personal token; printed as JSON by the process that creates them.
+_PREPARAR_MCP = """
+import json
+from datetime import timedelta
+from django.contrib.auth.models import Group, Permission
+from django.utils import timezone
+from apps.cuentas.models import User
+from apps.mcp import services
+usar = Permission.objects.get(content_type__app_label="mcp", codename="asistente.usar")
+salida = {}
+for caso in CASOS:
+    persona = User.objects.create_user(username=f"p_{caso}", password="x-clave-larga-1")
+    if caso in ("grupo_pierde_permiso", "sale_del_grupo"):
+        grupo = Group.objects.create(name=f"g_{caso}")
+        grupo.permissions.add(usar)
+        persona.groups.add(grupo)
+    else:
+        persona.user_permissions.add(usar)
+    _c, clave = services.crear_clave_api(nombre=f"k_{caso}")
+    secreto = services.secretos.generar(services.secretos.PREFIJO_TOKEN)
+    vence = timezone.now() + timedelta(seconds=SEGUNDOS)
+    services.guardar_token(usuario=persona, nombre="t", secreto=secreto, vence=vence)
+    salida[caso] = {"X-MCP-Api-Key": clave, "X-MCP-User-Token": secreto, "vence": vence.timestamp()}
+print(json.dumps(salida))
+"""
 
 
 def puerto_libre() -> int:
@@ -158,6 +186,7 @@ class Gunicorn:
     base: str
     proceso: subprocess.Popen
     log: Path
+    socket_unix: Path | None = None
 
     @property
     def puerto(self) -> int:
@@ -181,13 +210,20 @@ class Gunicorn:
 
 @contextmanager
 def gunicorn_conf(
-    env: dict[str, str], carpeta: Path, *, pids: bool = True, **variables: str
+    env: dict[str, str],
+    carpeta: Path,
+    *,
+    pids: bool = True,
+    socket_unix: Path | None = None,
+    **variables: str,
 ) -> Iterator[Gunicorn]:
-    """`gunicorn -c gunicorn.conf.py hub.wsgi` as deployed, on a free port, with `variables`
-    (WEB_CONCURRENCY, GUNICORN_MAX_REQUESTS...); with `pids`, its access log names the worker of
-    each line (`pids_en_log`), else the access line is the production one."""
+    """`gunicorn -c gunicorn.conf.py hub.wsgi` as deployed, on a free port (and `socket_unix`
+    too, when given), with `variables` (WEB_CONCURRENCY, GUNICORN_MAX_REQUESTS...); with `pids`,
+    its access log names the worker of each line (`pids_en_log`), else the access line is the
+    production one."""
     puerto = puerto_libre()
-    env = {**env, "HUB_BIND": f"127.0.0.1:{puerto}", "HUB_LOG_FORMATO": "texto", **variables}
+    bind = f"127.0.0.1:{puerto}" + (f",unix:{socket_unix}" if socket_unix else "")
+    env = {**env, "HUB_BIND": bind, "HUB_LOG_FORMATO": "texto", **variables}
     if pids:
         env["GUNICORN_CMD_ARGS"] = "--access-logformat 'pid=%(p)s %(s)s %(U)s'"
     log = carpeta / f"gunicorn-{puerto}.log"
@@ -199,7 +235,7 @@ def gunicorn_conf(
             stdout=salida,
             stderr=subprocess.STDOUT,
         )
-    servidor = Gunicorn(f"http://127.0.0.1:{puerto}", proceso, log)
+    servidor = Gunicorn(f"http://127.0.0.1:{puerto}", proceso, log, socket_unix)
     try:
         if not _responde(servidor.base, time.monotonic() + 90, lambda: proceso.poll() is None):
             raise RuntimeError(f"gunicorn did not start: {log.read_text()[-2000:]}")
@@ -211,3 +247,17 @@ def gunicorn_conf(
         except subprocess.TimeoutExpired:
             proceso.kill()
             proceso.wait(timeout=10)
+
+
+def credenciales_mcp(env: dict[str, str], casos: list[str], segundos: int) -> dict[str, dict]:
+    """People, keys and tokens (valid `segundos`) made by another process, one per case: their
+    headers for the assistant and the token's expiry (`vence`, a timestamp)."""
+    codigo = f"CASOS = {json.dumps(casos)}\nSEGUNDOS = {segundos}\n{_PREPARAR_MCP}"
+    salida = manage(env, "shell", "-c", codigo).stdout
+    return json.loads(salida.strip().splitlines()[-1])
+
+
+def ping_mcp(base: str, cabeceras: dict[str, str]) -> httpx.Response:
+    """A JSON-RPC ping to the assistant's endpoint at `base` with these headers."""
+    mensaje = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    return httpx.post(f"{base}/mcp/api/mcp", json=mensaje, headers=cabeceras, timeout=30)

@@ -269,8 +269,10 @@ def test_gunicorn_conf_defaults(monkeypatch):
     assert c["limit_request_fields"] == 100
     assert c["limit_request_field_size"] == 8190
     assert c["accesslog"] == "-"
-    # No trusted proxy by default, the same as the hub: nobody sets X-Forwarded-* for gunicorn.
+    # No trusted proxy by default, the same as the hub: nobody sets X-Forwarded-* for gunicorn,
+    # not even through a unix socket (gunicorn trusts those whatever forwarded_allow_ips says).
     assert c["forwarded_allow_ips"] == ""
+    assert (c["secure_scheme_headers"], c["forwarder_headers"]) == ({}, "")
 
 
 def test_gunicorn_access_log_never_includes_query_strings_or_referer(monkeypatch):
@@ -292,6 +294,8 @@ def test_gunicorn_conf_reads_port_bind_workers_and_proxies_from_env(monkeypatch)
     assert c["bind"] == ["127.0.0.1:7000", "unix:/run/hub.sock"]
     assert c["workers"] == 3
     assert c["forwarded_allow_ips"] == "10.0.0.2/32,172.16.0.0/12"
+    # gunicorn's own scheme and forwarder headers, from those proxies (and a unix socket's peer).
+    assert "secure_scheme_headers" not in c and "forwarder_headers" not in c
 
 
 def test_gunicorn_trusts_exactly_the_proxies_the_hub_trusts(monkeypatch):
