@@ -115,6 +115,18 @@ def base_compartida(tmp_path: Path) -> Iterator[dict[str, str]]:
             )
 
 
+@contextmanager
+def base_migrada(carpeta: Path) -> Iterator[dict[str, str]]:
+    """`base_compartida()`, migrated, on the run's cache: Redis when REDIS_URL is set, else a
+    file cache of its own under `carpeta`."""
+    with base_compartida(carpeta) as env:
+        if not os.environ.get("REDIS_URL"):
+            del env["REDIS_URL"]
+            env["HUB_CACHE_DIR"] = str(carpeta / "cache")
+        manage(env, "migrate", "--noinput")
+        yield env
+
+
 def manage(env: dict[str, str], *args: str, check: bool = True) -> subprocess.CompletedProcess:
     """manage.py in its own process; with check, a non-zero exit raises."""
     return subprocess.run(

@@ -6,12 +6,11 @@ The cache is the run's own: Redis when the suite runs with REDIS_URL, the file c
 
 from __future__ import annotations
 
-import os
 import time
 
 import pytest
 
-from tests.procesos import base_compartida, credenciales_mcp, manage, ping_mcp, servidores
+from tests.procesos import base_migrada, credenciales_mcp, manage, ping_mcp, servidores
 
 pytestmark = pytest.mark.procesos
 
@@ -59,11 +58,7 @@ CABECERA = (
 @pytest.fixture(scope="module")
 def servidor(tmp_path_factory):
     carpeta = tmp_path_factory.mktemp("identidad")
-    with base_compartida(carpeta) as env:
-        if not os.environ.get("REDIS_URL"):
-            del env["REDIS_URL"]
-            env["HUB_CACHE_DIR"] = str(carpeta / "cache")
-        manage(env, "migrate", "--noinput")
+    with base_migrada(carpeta) as env:
         credenciales = credenciales_mcp(env, list(CAMBIOS), 30 * 86400)
         with servidores(env, 1) as (base,):
             yield base, env, credenciales

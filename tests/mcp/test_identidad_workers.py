@@ -9,7 +9,6 @@ block), the file cache otherwise (the Dockerfile's embedded default).
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -20,7 +19,7 @@ import pytest
 
 from tests.procesos import (
     Gunicorn,
-    base_compartida,
+    base_migrada,
     credenciales_mcp,
     gunicorn_conf,
     manage,
@@ -59,11 +58,7 @@ def servidor(tmp_path_factory):
     """gunicorn -c gunicorn.conf.py with two workers on the shared database and the run's cache;
     a person with a personal token per case."""
     carpeta = tmp_path_factory.mktemp("identidad_workers")
-    with base_compartida(carpeta) as env:
-        if not os.environ.get("REDIS_URL"):
-            del env["REDIS_URL"]
-            env["HUB_CACHE_DIR"] = str(carpeta / "cache")
-        manage(env, "migrate", "--noinput")
+    with base_migrada(carpeta) as env:
         credenciales = credenciales_mcp(env, list(CAMBIOS), 86400)
         cabeceras = {
             caso: {k: v for k, v in datos.items() if k != "vence"}

@@ -14,13 +14,12 @@ proxy exactly when the list is not empty (docs/despliegue.md).
 from __future__ import annotations
 
 import json
-import os
 import time
 
 import httpx
 import pytest
 
-from tests.procesos import PRODUCCION_README, Gunicorn, base_compartida, gunicorn_conf, manage
+from tests.procesos import PRODUCCION_README, Gunicorn, base_migrada, gunicorn_conf
 
 pytestmark = pytest.mark.procesos
 
@@ -55,11 +54,7 @@ CON_PROXY = [lista for lista, (_v, confiables, _a) in LISTAS.items() if confiabl
 def base(tmp_path_factory):
     """One migrated database for every server of the module; the run's cache."""
     carpeta = tmp_path_factory.mktemp("proxies_conf")
-    with base_compartida(carpeta) as env:
-        if not os.environ.get("REDIS_URL"):
-            del env["REDIS_URL"]
-            env["HUB_CACHE_DIR"] = str(carpeta / "cache")
-        manage(env, "migrate", "--noinput")
+    with base_migrada(carpeta) as env:
         yield env, carpeta
 
 
