@@ -105,6 +105,7 @@ def iniciar(request: HttpRequest, *, ip: str) -> contextvars.Token:
         ip=ip,
     )
     request.request_id = peticion.request_id
+    request.ruta_registrada = peticion.path  # the access line writes it too: worked out once
     return _peticion.set(peticion)
 
 

@@ -44,7 +44,7 @@ class LogPeticionMiddleware:
                 logging.ERROR if estado >= 500 else logging.INFO,
                 "%s %s %s",
                 request.method,
-                logs.ruta(request),
+                request.ruta_registrada,
                 estado,
                 extra={
                     "status": estado,

@@ -70,6 +70,13 @@ def metadatos_servidor(request: HttpRequest) -> JsonResponse:
     return respuesta
 
 
+def _sin_cache(respuesta: HttpResponse) -> HttpResponse:
+    """An answer that may carry a secret or a token: never kept by a cache (RFC 6749 5.1)."""
+    respuesta["Cache-Control"] = "no-store"
+    respuesta["Pragma"] = "no-cache"
+    return respuesta
+
+
 def _error(status: int, error: str, descripcion: str, headers: dict | None = None) -> JsonResponse:
     respuesta = JsonResponse({"error": error, "error_description": descripcion}, status=status)
     for nombre, valor in (headers or {}).items():
@@ -94,9 +101,7 @@ class Token(TokenView):
         else:
             respuesta = super().post(request, *args, **kwargs)
         respuesta["Content-Type"] = "application/json"
-        respuesta["Cache-Control"] = "no-store"
-        respuesta["Pragma"] = "no-cache"
-        return respuesta
+        return _sin_cache(respuesta)
 
 
 REGLA_REGISTRO = limites.Regla(
@@ -146,11 +151,10 @@ class Registro(View):
         with transaction.atomic():
             aplicacion.save()
         logger.info("OAuth: cliente registrado (id %s)", aplicacion.pk)
-        respuesta = JsonResponse(self.respuesta(aplicacion, secreto, metadatos.metodo), status=201)
-        # It may carry client_secret: never kept by a cache (RFC 6749 5.1, RFC 7591's examples).
-        respuesta["Cache-Control"] = "no-store"
-        respuesta["Pragma"] = "no-cache"
-        return respuesta
+        # It may carry client_secret (RFC 7591's examples answer it with no-store too).
+        return _sin_cache(
+            JsonResponse(self.respuesta(aplicacion, secreto, metadatos.metodo), status=201)
+        )
 
     @staticmethod
     def respuesta(aplicacion: Aplicacion, secreto: str | None, metodo: str) -> dict:
