@@ -238,7 +238,9 @@ class AnfitrionReconocido(models.Model):
         ordering = ["nombre", "anfitrion"]
         default_permissions = ()
         permissions = _permisos(
-            "anfitrionreconocido", "los anfitriones reconocidos", ("add", "change", "delete", "view")
+            "anfitrionreconocido",
+            "los anfitriones reconocidos",
+            ("add", "change", "delete", "view"),
         )
 
     def __str__(self) -> str:
@@ -247,4 +249,3 @@ class AnfitrionReconocido(models.Model):
     def save(self, *args, **kwargs):
         self.anfitrion = (self.anfitrion or "").strip().lower()
         super().save(*args, **kwargs)
-

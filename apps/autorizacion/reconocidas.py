@@ -108,7 +108,7 @@ def nombre_reconocido(aplicacion: Aplicacion) -> str | None:
     hosts = {_partes(u) for u in aplicacion.redirect_uris.split()}
     if len(hosts) != 1:
         return None
-    (esquema, host), = hosts
+    ((esquema, host),) = hosts
     return anfitriones().get(host) if esquema == "https" and host else None
 
 
@@ -117,10 +117,8 @@ def presentar(aplicacion: Aplicacion, redirect_uri: str) -> Presentacion:
     local = en_este_equipo(redirect_uri)
     reconocido = None if local else nombre_reconocido(aplicacion)
     propio = nombre_limpio(aplicacion.name)
-    if aplicacion.verificada:
-        nombre = propio or reconocido or ""
-    else:
-        nombre = reconocido or ""
+    # A verified client's own name was checked by an administrator; anyone else's is not who it is.
+    nombre = (propio if aplicacion.verificada else "") or reconocido or ""
     return Presentacion(
         nombre=nombre,
         anfitrion="" if local else _partes(redirect_uri)[1],

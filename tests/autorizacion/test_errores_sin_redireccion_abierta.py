@@ -17,7 +17,7 @@ import pytest
 from oauth2_provider.models import Grant
 
 from apps.autorizacion import reconocidas
-from apps.autorizacion.models import Aplicacion, AnfitrionReconocido
+from apps.autorizacion.models import AnfitrionReconocido, Aplicacion
 from tests.autorizacion.flujo import Pedido, aprobar, conectar, consulta, registrar
 from tests.factories import CONTRASENA, UserFactory
 
@@ -207,8 +207,6 @@ def test_a_short_challenge_from_an_unvouched_client_gets_the_hubs_page(sesion, a
 
 
 @pytest.mark.parametrize("reto", ["a" * 43, "A-._~" + "9" * 123])
-def test_a_challenge_of_43_to_128_unreserved_characters_reaches_the_consent_page(
-    sesion, app, reto
-):
+def test_a_challenge_of_43_to_128_unreserved_characters_reaches_the_consent_page(sesion, app, reto):
     r = sesion.get(Pedido(client_id=app.client_id, reto=reto).url())
     assert r.status_code == 200 and 'name="allow"' in r.content.decode()
