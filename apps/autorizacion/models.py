@@ -203,12 +203,12 @@ class CanjeCodigo(models.Model):
 
 
 def validar_anfitrion(valor: str) -> None:
-    """A bare DNS host name, lower case (no scheme, port, path nor wildcard)."""
+    """A bare DNS host name (no scheme, port, path nor wildcard); saved in lower case."""
     etiqueta = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
-    if not re.fullmatch(rf"(?:{etiqueta}\.)+{etiqueta}", valor or "") or len(valor) > 253:
+    if not re.fullmatch(rf"(?:{etiqueta}\.)+{etiqueta}", (valor or "").lower()) or len(valor) > 253:
         raise ValidationError(
-            "Escriba solo el nombre del anfitrión, en minúsculas (por ejemplo, claude.ai): sin "
-            "https://, puerto ni ruta.",
+            "Escriba solo el nombre del anfitrión (por ejemplo, claude.ai): sin https://, puerto "
+            "ni ruta.",
             code="invalid",
         )
 
