@@ -254,8 +254,9 @@ class Espera:
 
 def pedido_en_espera(destino: str) -> Espera | None:
     """The authorization request a sign-in's `next` continues, validated as the endpoint will
-    validate it; None for any other destination or an invalid request (its error is the
-    endpoint's to show, after the sign-in)."""
+    validate it; None for any other destination. An invalid request waits too when its error
+    will go back to its (validated) redirect URI after the sign-in; otherwise the error is the
+    hub's page, and the form needs no other target."""
     try:
         partes = urlsplit(destino)
     except ValueError:
@@ -265,10 +266,15 @@ def pedido_en_espera(destino: str) -> Espera | None:
     servidor = Autorizacion.get_oauthlib_core().server
     try:
         _, credenciales = servidor.validate_authorization_request(destino, http_method="GET")
-    except errors.OAuth2Error:
+        client_id, uri = credenciales.get("client_id"), credenciales.get("redirect_uri") or ""
+    except errors.FatalClientError:  # unknown client or redirect URI: nowhere to go back to
         return None
-    aplicacion = Aplicacion.objects.filter(client_id=credenciales.get("client_id")).first()
-    uri = credenciales.get("redirect_uri") or ""
+    except errors.OAuth2Error as error:  # raised once the client and its redirect URI passed
+        client_id, uri = error.client_id, error.redirect_uri or ""
+        aplicacion = Aplicacion.objects.filter(client_id=client_id).first() if uri else None
+        if not reconocidas.redirige_errores(uri, aplicacion):
+            return None
+    aplicacion = Aplicacion.objects.filter(client_id=client_id).first()
     if aplicacion is None or not uri:
         return None
     return Espera(reconocidas.presentar(aplicacion, uri), redirecciones.origen(uri))

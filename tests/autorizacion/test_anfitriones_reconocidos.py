@@ -151,11 +151,17 @@ def test_no_other_destination_widens_the_sign_in_forms_targets(client, siguiente
     assert "espera que usted ingrese" not in r.content.decode()
 
 
-def test_an_invalid_request_widens_nothing_either(client):
-    app = nueva_aplicacion("MCP CLI Proxy")
+def test_an_invalid_request_from_an_unvouched_client_widens_nothing(client):
+    app = nueva_aplicacion("MCP CLI Proxy", redirect_uris="https://evil.example/cb")
     r = _ingreso(client, app, scope="zzz")
     assert r["Content-Security-Policy"].endswith("form-action 'self'")
     assert "espera que usted ingrese" not in r.content.decode()
+
+
+def test_an_invalid_request_whose_error_goes_back_allows_that_callback(client):
+    # After the sign-in, its invalid_scope goes back to the loopback app: the chain ends there.
+    r = _ingreso(client, nueva_aplicacion("MCP CLI Proxy"), scope="zzz")
+    assert r["Content-Security-Policy"].endswith("form-action 'self' http://127.0.0.1:33418")
 
 
 def test_a_failed_sign_in_keeps_the_waiting_app_and_its_callback(client):

@@ -168,3 +168,18 @@ def test_an_error_for_an_unvouched_client_stays_on_the_hubs_page_with_a_link(
     datos = consulta(recibido[-1])
     assert datos["error"] == "invalid_scope" and datos["state"] == pedido.state
     assert violaciones == []
+
+
+def test_an_error_that_goes_back_to_a_loopback_app_reaches_it_after_the_sign_in(navegador):
+    UserFactory(username="camila", permisos=["mcp.asistente.usar"])
+    app = nueva_aplicacion("MCP CLI Proxy")
+    pagina = navegador(1280, 900)
+    violaciones = vigilar_csp(pagina)
+    recibido = _escuchar(pagina, REDIRECCION)
+    pedido = Pedido(client_id=app.client_id, scope="zzz")
+    pagina.goto(pagina.base + pedido.url())
+    _ingresar(pagina)
+    pagina.wait_for_url(REDIRECCION + "?**")
+    datos = consulta(recibido[-1])
+    assert datos["error"] == "invalid_scope" and datos["state"] == pedido.state
+    assert violaciones == []
