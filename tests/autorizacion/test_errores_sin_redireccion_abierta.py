@@ -14,6 +14,7 @@ import html
 import re
 
 import pytest
+from django.test import Client
 from oauth2_provider.models import Grant
 
 from apps.autorizacion import reconocidas
@@ -178,6 +179,20 @@ def test_prompt_none_without_approval_answers_consent_required_by_redirect_when_
     datos = consulta(r["Location"])
     assert datos["error"] == "consent_required" and datos["state"] == "xyz"
     assert "code" not in datos and not Grant.objects.exists()
+
+
+def test_prompt_none_signed_out_answers_login_required_by_redirect_when_vouched(app):
+    r = Client().get(Pedido(client_id=app.client_id, state="xyz").url() + "&prompt=none")
+    assert r.status_code == 302
+    assert consulta(r["Location"]) == {"error": "login_required", "state": "xyz"}
+
+
+def test_prompt_none_for_a_person_without_assistant_access_answers_access_denied(client, app):
+    client.force_login(UserFactory(username="sin_asistente"))
+    r = client.get(Pedido(client_id=app.client_id, state="xyz").url() + "&prompt=none")
+    assert r.status_code == 302
+    datos = consulta(r["Location"])
+    assert datos["error"] == "access_denied" and datos["state"] == "xyz"
 
 
 def test_prompt_none_after_an_approval_gives_the_code_without_a_page(sesion, app):
