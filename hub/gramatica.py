@@ -36,6 +36,7 @@ FEMENINOS = frozenset(
 MASCULINOS = frozenset(
     {
         "auth.group",
+        "autorizacion.anfitrionreconocido",
         "autorizacion.codigoautorizacion",
         "autorizacion.tokenacceso",
         "autorizacion.tokenrefresco",

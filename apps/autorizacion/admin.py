@@ -12,7 +12,12 @@ from django.http import HttpRequest
 from oauth2_provider import admin as admin_oauth
 from oauth2_provider.models import AccessToken, Grant, IDToken, RefreshToken
 
-from apps.autorizacion.models import CodigoAutorizacion, TokenAcceso, TokenRefresco
+from apps.autorizacion.models import (
+    AnfitrionReconocido,
+    CodigoAutorizacion,
+    TokenAcceso,
+    TokenRefresco,
+)
 
 
 class _SinTexto:
@@ -56,3 +61,13 @@ class CodigoAutorizacionAdmin(admin_oauth.GrantAdmin):
 for _modelo in (AccessToken, RefreshToken, Grant, IDToken):
     if admin.site.is_registered(_modelo):
         admin.site.unregister(_modelo)
+
+
+@admin.register(AnfitrionReconocido)
+class AnfitrionReconocidoAdmin(admin.ModelAdmin):
+    """The recognised callback hosts: who the sign-in and consent pages name, and where the
+    authorization endpoint's errors may go straight back (apps.autorizacion.reconocidas)."""
+
+    list_display = ("nombre", "anfitrion")
+    search_fields = ("nombre", "anfitrion")
+    fields = ("anfitrion", "nombre")

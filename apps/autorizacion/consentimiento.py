@@ -6,20 +6,30 @@ client as it registered and whether an administrator verified it, the host peopl
 who is signing in, and what the assistant may do), the write scope as a choice the person can
 untick, a person who may not use the assistant never getting a code, and a person who already
 approved this client for these scopes not being asked again.
+
+An error found before any hub page was shown goes back to the client only when its address is
+vouched for (reconocidas.redirige_errores); anyone else's is shown on the hub's page with the
+address as a link the person may follow (RFC 9700 4.11.2). `prompt=none` included: a person who
+never approved the client gets `consent_required` (OpenID Connect Core 3.1.2.6), not the page.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils import timezone
-from oauth2_provider.exceptions import OAuthToolkitError
+from oauth2_provider.exceptions import FatalClientError, OAuthToolkitError
 from oauth2_provider.http import OAuth2ResponseRedirect
 from oauth2_provider.models import AccessToken
 from oauth2_provider.oauth2_validators import is_valid_resource_uri
 from oauth2_provider.views import AuthorizationView
+from oauthlib.oauth2.rfc6749 import errors
 
-from apps.autorizacion import redirecciones
+from apps.autorizacion import reconocidas, redirecciones
 from apps.autorizacion.accesos import ALCANCE_ESCRIBIR, ALCANCE_LEER
 from apps.autorizacion.models import Aplicacion
 from apps.cuentas.models import User
@@ -39,6 +49,32 @@ DESCRIPCIONES = {
         "una vista previa y necesita su confirmación.",
     ),
 }
+# What each error the endpoint may send back means, for the person (the code stays as it is).
+ERRORES = {
+    "invalid_request": "La solicitud de la aplicación está incompleta o mal formada.",
+    "invalid_scope": "La aplicación pidió permisos que este hub no ofrece.",
+    "unsupported_response_type": "La aplicación pidió un tipo de respuesta que este hub no admite.",
+    "unauthorized_client": "Esta aplicación no puede pedir acceso de esta forma.",
+    "invalid_target": "La aplicación pidió acceso a un recurso que no es válido.",
+    "access_denied": "Su usuario no puede conectar aplicaciones.",
+    "consent_required": (
+        "La aplicación pidió conectarse sin mostrarle esta página, y usted todavía no la ha "
+        "autorizado."
+    ),
+    "login_required": (
+        "La aplicación pidió conectarse sin que usted ingrese, y usted no ha ingresado al hub."
+    ),
+    "server_error": "El hub no pudo atender la solicitud. Inténtelo de nuevo más tarde.",
+    "temporarily_unavailable": "El hub no pudo atender la solicitud. Inténtelo de nuevo más tarde.",
+}
+
+
+def error_para(clase: type[errors.OAuth2Error], credenciales: dict) -> OAuthToolkitError:
+    """An error of a validated request, addressed to its redirect URI with its state."""
+    error = clase(state=credenciales.get("state"))
+    error.redirect_uri = credenciales["redirect_uri"]
+    error.client_id = credenciales["client_id"]
+    return OAuthToolkitError(error=error)
 
 
 def motivo_sin_acceso(usuario: User) -> str | None:
@@ -74,10 +110,15 @@ class Autorizacion(AuthorizationView):
         except OAuthToolkitError as error:
             return self.error_response(error, application=None)
         aplicacion = Aplicacion.objects.get(client_id=credenciales["client_id"])
+        prompt = request.GET.get("prompt", "").split()
         if (motivo := motivo_sin_acceso(request.user)) is not None:
+            if "none" in prompt:  # no page may be shown: the client hears no
+                return self.error_response(
+                    error_para(errors.AccessDeniedError, credenciales), aplicacion
+                )
             return self.sin_acceso(aplicacion, credenciales, alcances, motivo)
         recursos = request.GET.getlist("resource")
-        pide_consentimiento = "consent" in request.GET.get("prompt", "").split()
+        pide_consentimiento = "consent" in prompt
         if (
             not pide_consentimiento
             and ya_aprobado(request.user, aplicacion, alcances)
@@ -95,7 +136,43 @@ class Autorizacion(AuthorizationView):
             except OAuthToolkitError as error:
                 return self.error_response(error, aplicacion)
             return self.redirect(uri, aplicacion)
+        if "none" in prompt and all(is_valid_resource_uri(r) for r in recursos):
+            # The consent page would be needed, and the client asked for none (an invalid
+            # resource is left to the library: `invalid_target`).
+            return self.error_response(error_para(errors.ConsentRequired, credenciales), aplicacion)
         return super().get(request, *args, **kwargs)
+
+    def handle_no_permission(self):
+        """Signed out with `prompt=none`: `login_required` under the same rule as every error
+        (the library would redirect it to any registered address)."""
+        if "none" not in self.request.GET.get("prompt", "").split():
+            return super().handle_no_permission()
+        try:
+            _, credenciales = self.validate_authorization_request(self.request)
+        except OAuthToolkitError as error:
+            return self.error_response(error, application=None)
+        aplicacion = Aplicacion.objects.filter(client_id=credenciales["client_id"]).first()
+        return self.error_response(error_para(errors.LoginRequired, credenciales), aplicacion)
+
+    def error_response(self, error, application, **kwargs):
+        # Before any hub page was shown (a GET), the error goes back only to a vouched address.
+        # After the consent page (a POST), the person chose: its answer goes back as usual.
+        oauthlib_error = error.oauthlib_error
+        destino = oauthlib_error.redirect_uri or ""
+        if self.request.method != "GET" or isinstance(error, FatalClientError) or not destino:
+            return super().error_response(error, application, **kwargs)
+        if application is None:
+            application = Aplicacion.objects.filter(client_id=oauthlib_error.client_id).first()
+        if reconocidas.redirige_errores(destino, application):
+            return super().error_response(error, application, **kwargs)
+        separador = "&" if "?" in destino else "?"
+        contexto = {
+            "error": oauthlib_error,
+            "explicacion": ERRORES.get(oauthlib_error.error, ERRORES["invalid_request"]),
+            "enlace_cliente": destino + separador + oauthlib_error.urlencoded,
+            "anfitrion_retorno": redirecciones.anfitrion(destino),
+        }
+        return self.render_to_response(contexto, status=oauthlib_error.status_code)
 
     def sin_acceso(self, aplicacion, credenciales, alcances, motivo: str) -> HttpResponse:
         """The page that says why, with a way back to the client (which then gets
@@ -138,9 +215,11 @@ class Autorizacion(AuthorizationView):
             if a in DESCRIPCIONES
         ]
         contexto["pide_escribir"] = ALCANCE_ESCRIBIR in alcances
-        if aplicacion is not None:
-            contexto["nombre_cliente"] = aplicacion.nombre_visible
         destino = contexto.get("redirect_uri") or ""
+        if aplicacion is not None:
+            presentacion = reconocidas.presentar(aplicacion, destino)
+            contexto["presentacion"] = presentacion
+            contexto["nombre_cliente"] = presentacion.como_se_llama
         contexto["anfitrion_retorno"] = redirecciones.anfitrion(destino)
         return contexto
 
@@ -162,3 +241,40 @@ class Autorizacion(AuthorizationView):
             alcances.add(ALCANCE_LEER)  # every connection reads; writing is the choice
             form.cleaned_data["scope"] = " ".join(sorted(alcances))
         return super().form_valid(form)
+
+
+@dataclass(frozen=True)
+class Espera:
+    """An authorization request waiting for a sign-in: who asks, and the origin the chain of
+    redirects after the sign-in form ends at (its form-action must allow it)."""
+
+    presentacion: reconocidas.Presentacion
+    origen: str
+
+
+def pedido_en_espera(destino: str) -> Espera | None:
+    """The authorization request a sign-in's `next` continues, validated as the endpoint will
+    validate it; None for any other destination. An invalid request waits too when its error
+    will go back to its (validated) redirect URI after the sign-in; otherwise the error is the
+    hub's page, and the form needs no other target."""
+    try:
+        partes = urlsplit(destino)
+    except ValueError:
+        return None
+    if partes.scheme or partes.netloc or partes.path != reverse("oauth2_provider:authorize"):
+        return None
+    servidor = Autorizacion.get_oauthlib_core().server
+    try:
+        _, credenciales = servidor.validate_authorization_request(destino, http_method="GET")
+        client_id, uri = credenciales.get("client_id"), credenciales.get("redirect_uri") or ""
+    except errors.FatalClientError:  # unknown client or redirect URI: nowhere to go back to
+        return None
+    except errors.OAuth2Error as error:  # raised once the client and its redirect URI passed
+        client_id, uri = error.client_id, error.redirect_uri or ""
+        aplicacion = Aplicacion.objects.filter(client_id=client_id).first() if uri else None
+        if not reconocidas.redirige_errores(uri, aplicacion):
+            return None
+    aplicacion = Aplicacion.objects.filter(client_id=client_id).first()
+    if aplicacion is None or not uri:
+        return None
+    return Espera(reconocidas.presentar(aplicacion, uri), redirecciones.origen(uri))

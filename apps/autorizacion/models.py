@@ -10,6 +10,8 @@ working at the MCP endpoint (apps.autorizacion.accesos).
 
 from __future__ import annotations
 
+import re
+
 from django.core.exceptions import ValidationError
 from django.db import models
 from oauth2_provider.models import (
@@ -198,3 +200,52 @@ class CanjeCodigo(models.Model):
 
     def __str__(self) -> str:
         return f"código canjeado {self.canjeado:%Y-%m-%d %H:%M}"
+
+
+def validar_anfitrion(valor: str) -> None:
+    """A bare DNS host name (no scheme, port, path nor wildcard); saved in lower case."""
+    etiqueta = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+    if not re.fullmatch(rf"(?:{etiqueta}\.)+{etiqueta}", (valor or "").lower()) or len(valor) > 253:
+        raise ValidationError(
+            "Escriba solo el nombre del anfitrión (por ejemplo, claude.ai): sin https://, puerto "
+            "ni ruta.",
+            code="invalid",
+        )
+
+
+class AnfitrionReconocido(models.Model):
+    """A callback host the administrator recognises: a client whose every redirect URI is on it
+    (https) is shown under this name, since its codes can only reach that host. Recognised is
+    not verified: someone else's account on the same app returns to the same host."""
+
+    anfitrion = models.CharField(
+        "anfitrión",
+        max_length=253,
+        unique=True,
+        validators=[validar_anfitrion],
+        help_text="El nombre exacto del anfitrión de las direcciones de retorno (https), por "
+        "ejemplo claude.ai. No incluye subdominios.",
+    )
+    nombre = models.CharField(
+        "nombre que se muestra",
+        max_length=80,
+        help_text="Como la verán las personas en las páginas de ingreso y de consentimiento.",
+    )
+
+    class Meta:
+        verbose_name = "anfitrión reconocido"
+        verbose_name_plural = "anfitriones reconocidos"
+        ordering = ["nombre", "anfitrion"]
+        default_permissions = ()
+        permissions = _permisos(
+            "anfitrionreconocido",
+            "los anfitriones reconocidos",
+            ("add", "change", "delete", "view"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.nombre} ({self.anfitrion})"
+
+    def save(self, *args, **kwargs):
+        self.anfitrion = (self.anfitrion or "").strip().lower()
+        super().save(*args, **kwargs)

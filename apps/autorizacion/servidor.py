@@ -3,7 +3,8 @@
 - Only the authorization code grant (with refresh): oauthlib's WebApplicationServer, which has no
   implicit, password, client-credentials nor device grant at all.
 - PKCE S256 only: `plain` is refused at the authorization request itself, before any consent
-  (the library's COMPLIANT_BCP_RFC9700_PKCE_METHOD refuses it only when the code is saved).
+  (the library's COMPLIANT_BCP_RFC9700_PKCE_METHOD refuses it only when the code is saved); a
+  challenge must be 43 to 128 unreserved characters (RFC 7636 4.2).
 - A protocol parameter sent twice is `invalid_request` (RFC 6749 3.1), not the last one kept.
 - Lifetimes from the assistant's settings, read per request where the library reads them:
   the access token's through oauthlib's `token_expires_in` (a callable), the refresh token's in
@@ -18,6 +19,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 from django.db import transaction
@@ -134,7 +136,7 @@ class Servidor(WebApplicationServer):
         )
         # The token endpoint's repeats are refused by its view (apps.autorizacion.vistas.Token):
         # the library hands oauthlib only the last value of each body parameter.
-        self.auth_grant.custom_validators.pre_auth.extend([sin_repetidos, solo_s256])
+        self.auth_grant.custom_validators.pre_auth.extend([sin_repetidos, solo_s256, reto_valido])
 
 
 # The parameters of OAuth 2.1 and PKCE this server reads. `resource` may repeat (RFC 8707);
@@ -178,4 +180,20 @@ def solo_s256(request) -> dict:
     the client)."""
     if request.code_challenge is not None and request.code_challenge_method != "S256":
         raise errors.UnsupportedCodeChallengeMethodError(request=request)
+    return {}
+
+
+# RFC 7636 4.2: code_challenge = 43*128unreserved (an S256 challenge is always 43).
+RETO = re.compile(r"[A-Za-z0-9\-._~]{43,128}")
+
+
+def reto_valido(request) -> dict:
+    """`invalid_request` for a challenge RFC 7636 would not produce: oauthlib takes any string,
+    so a 3-character one (guessable, whatever its method) was accepted."""
+    if request.code_challenge is not None and not RETO.fullmatch(request.code_challenge):
+        raise errors.InvalidRequestError(
+            description="code_challenge must be 43 to 128 characters of A-Z, a-z, 0-9, "
+            '"-", ".", "_" or "~" (RFC 7636 4.2).',
+            request=request,
+        )
     return {}

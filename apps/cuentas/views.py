@@ -9,10 +9,12 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse_lazy
 from django.utils.decorators import method_decorator
 
+from apps.autorizacion.consentimiento import pedido_en_espera
 from apps.cuentas.correo import tras_responder
 from apps.cuentas.formularios import FormularioIngreso, FormularioNuevaContrasena, FormularioOlvido
 from apps.cuentas.intentos import limitar_ingreso, limitar_olvido
 from apps.marca import selectors
+from hub import seguridad
 
 MENSAJE_SALIDA = "Cerró su sesión. Para volver a ingresar, escriba su usuario y su contraseña."
 
@@ -24,6 +26,22 @@ class IngresoView(auth_views.LoginView):
     template_name = "cuentas/login.html"
     authentication_form = FormularioIngreso
     redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs):
+        contexto = super().get_context_data(**kwargs)
+        # An app waiting for this sign-in (its authorization request, validated): the page says
+        # who, and its form may end at the app's callback, the last redirect of the chain.
+        contexto["espera"] = pedido_en_espera(self.get_redirect_url())
+        return contexto
+
+    def render_to_response(self, context, **response_kwargs):
+        respuesta = super().render_to_response(context, **response_kwargs)
+        espera = context.get("espera")
+        if espera is not None and espera.origen:
+            respuesta["Content-Security-Policy"] = seguridad.politica(
+                self.request.csp_nonce, (espera.origen,)
+            )
+        return respuesta
 
 
 class SalidaView(auth_views.LogoutView):

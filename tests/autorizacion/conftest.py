@@ -20,3 +20,16 @@ def sesion(client):
 def app(sesion):
     """A client registered by RFC 7591 as "Claude" (public, PKCE)."""
     return Aplicacion.objects.get(client_id=registrar(sesion, nombre="Claude").json()["client_id"])
+
+
+@pytest.fixture
+def reconocidos(db):
+    """The recognised callback hosts as the data migration seeds them (a transactional test run
+    earlier flushes the rows a migration wrote)."""
+    import importlib
+
+    from django.apps import apps
+
+    semilla = importlib.import_module("apps.autorizacion.migrations.0004_anfitriones_reconocidos")
+    semilla.sembrar(apps, None)
+    return dict(semilla.SEMILLA)

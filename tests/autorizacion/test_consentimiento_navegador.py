@@ -45,8 +45,9 @@ def test_a_person_signs_in_reads_the_consent_page_and_approves_reading_only(nave
     pagina.wait_for_url("**/oauth/authorize?**")
     assert pagina.get_by_role("heading", name="Conectar una aplicación a su cuenta").is_visible()
     texto = pagina.locator("main").inner_text()
-    for esperado in ("Claude Desktop", "No verificada", "127.0.0.1:33418", "Camila Rojas"):
+    for esperado in ("«Claude Desktop»", "No verificada", "en este equipo", "Camila Rojas"):
         assert esperado in texto, esperado
+    assert "33418" not in texto  # a loopback callback is an app on this computer, not a port
     escribir = pagina.get_by_label("Escribir en su nombre")
     assert escribir.is_checked()
     assert ancho_de_pagina(pagina) <= ancho
