@@ -285,9 +285,11 @@ def _llamadas(demo: dict[str, Any]) -> list[Llamada]:
         _exige(datos.get("usuario") == "completo", f"usuario {datos.get('usuario')}")
         return f"usuario completo, {len(datos.get('roles', []))} roles"
 
-    def cdp_no_encontrado(rc: int, salida: Any, _texto: str) -> str:
-        # The Inspector validates errors against outputSchema too: it used to exit 1 here.
-        _exige(rc == 0 and isinstance(salida, dict), f"tools/call terminó con {rc}")
+    def cdp_no_encontrado(rc: int, salida: Any, texto: str) -> str:
+        # The Inspector validates errors against outputSchema too (before issue 33 it failed
+        # here); a result with isError prints the result and exits 5 (tool_is_error) by design.
+        _exige(rc == 5 and "tool_is_error" in texto, f"tools/call terminó con {rc}: {texto[-300:]}")
+        _exige(isinstance(salida, dict), "sin resultado en la salida")
         _exige(salida.get("isError") is True, f"isError={salida.get('isError')}")
         datos = salida.get("structuredContent") or {}
         _exige(datos.get("codigo") == "NO_ENCONTRADO", f"codigo {datos.get('codigo')}")
