@@ -129,18 +129,22 @@ for (const [nombre, sigla] of [
 for (const nombre of ["estado_solicitud", "resumen_solicitud"]) {
   await revisar(yo, nombre, { numero_radicado: NO_EXISTE }, "NO_ENCONTRADO", "No se encontró");
 }
-await revisar(yo, "buscar_documento", { texto: "x", no_existe: 1 }, "DATOS_INVALIDOS", "no son válidos");
-await revisar(yo, "mis_tareas", { limite: 0 }, "DATOS_INVALIDOS", "no son válidos");
+const invalidos = ["DATOS_INVALIDOS", "no son válidos"];
+await revisar(yo, "buscar_documento", { texto: "x", no_existe: 1 }, ...invalidos);
+await revisar(yo, "mis_tareas", { limite: 0 }, ...invalidos);
 
 // A write: a token that is not one, then the same token confirmed twice (the second is reused).
+const comentar = "comentar_solicitud";
 const comentario = { numero_radicado: demo.solicitud_ajena, comentario: "Revisado desde el SDK." };
 const confirmar = (token) => ({ ...comentario, confirmar: true, token_confirmacion: token });
-await revisar(yo, "comentar_solicitud", confirmar("no-es-un-token"), "CONFIRMACION_INVALIDA", "no es válido");
-await revisar(yo, "comentar_solicitud", { ...comentario, confirmar: true }, "DATOS_INVALIDOS", "token_confirmacion");
-const previa = await revisar(yo, "comentar_solicitud", comentario, null);
+await revisar(yo, comentar, confirmar("no-es-un-token"), "CONFIRMACION_INVALIDA", "no es válido");
+const sinToken = { ...comentario, confirmar: true };
+await revisar(yo, comentar, sinToken, "DATOS_INVALIDOS", "token_confirmacion");
+const previa = await revisar(yo, comentar, comentario, null);
 if (previa?.token_confirmacion) {
-  await revisar(yo, "comentar_solicitud", confirmar(previa.token_confirmacion), null);
-  await revisar(yo, "comentar_solicitud", confirmar(previa.token_confirmacion), "CONFIRMACION_USADA", "ya se usó");
+  await revisar(yo, comentar, confirmar(previa.token_confirmacion), null);
+  const usado = confirmar(previa.token_confirmacion);
+  await revisar(yo, comentar, usado, "CONFIRMACION_USADA", "ya se usó");
 }
 await yo.cliente.close();
 
