@@ -2,7 +2,8 @@
 # The MCP Inspector CLI (@modelcontextprotocol/inspector --cli, pinned in scripts/mcp) against a
 # live server: lists the tools (with --strict schema lint) and calls buscar_documento and
 # estado_solicitud with the demo API key, mis_accesos and estado_solicitud with the demo personal
-# token, plus two refusals; scripts/mcp/revisar.py checks every answer.
+# token, estado_cdp into its NO_ENCONTRADO (a result, not a failure), plus two refusals;
+# scripts/mcp/revisar.py checks every answer.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/mcp/servidor.sh"
 inicio=$SECONDS

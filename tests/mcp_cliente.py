@@ -27,6 +27,7 @@ class Respuesta:
 
     http: Any
     cuerpo: Any = field(default=None)
+    herramienta: str | None = None  # the tool of a tools/call sent with `llamar`
 
     @property
     def status(self) -> int:
@@ -61,22 +62,31 @@ def rpc(client, metodo: str, params: dict | None = None, **cabeceras: str) -> Re
     return enviar(client, mensaje, **cabeceras)
 
 
-def resultado_valido(r: Respuesta, nombre: str, *, decimales: bool = False) -> dict:
-    """A successful tool result: its structuredContent satisfies the tool's own outputSchema
-    (formats checked) and content[1] carries the same data as JSON text. Returns the
-    structuredContent; with `decimales`, read from the body with every number an exact Decimal."""
+def cumple_esquema(datos: Any, esquema: dict) -> None:
+    """`datos` satisfies the outputSchema as clients check it: draft-07 with formats (the
+    TypeScript SDK 1.x, with Ajv) and 2020-12 (the Python SDK). Raises ValidationError."""
     import jsonschema
 
+    for validador_esquema in (jsonschema.Draft7Validator, jsonschema.Draft202012Validator):
+        validador_esquema.check_schema(esquema)
+        validador_esquema(esquema, format_checker=validador_esquema.FORMAT_CHECKER).validate(datos)
+
+
+def esquema_de(nombre: str) -> dict:
+    """The outputSchema the tool declares in tools/list."""
     from apps.mcp.registro import registro as registro_herramientas
 
+    return registro_herramientas.obtener(nombre).esquema_salida
+
+
+def resultado_valido(r: Respuesta, nombre: str, *, decimales: bool = False) -> dict:
+    """A successful tool result: its structuredContent satisfies the tool's own outputSchema
+    (`cumple_esquema`) and content[1] carries the same data as JSON text. Returns the
+    structuredContent; with `decimales`, read from the body with every number an exact Decimal."""
     resultado = r.resultado
     assert resultado["isError"] is False, resultado
     datos = resultado["structuredContent"]
-    jsonschema.validate(
-        datos,
-        registro_herramientas.obtener(nombre).esquema_salida,
-        format_checker=jsonschema.FormatChecker(),
-    )
+    cumple_esquema(datos, esquema_de(nombre))
     if not decimales:
         assert json.loads(resultado["content"][1]["text"]) == datos
         return datos
@@ -104,7 +114,18 @@ def error_herramienta(r: Respuesta, codigo: str) -> dict:
     assert [c["type"] for c in resultado["content"]] == ["text", "text"]
     assert resultado["content"][0]["text"] == datos["mensaje"]
     assert json.loads(resultado["content"][1]["text"]) == datos
+    if r.herramienta is not None:
+        error_cumple_esquema(datos, r.herramienta)
     return datos
+
+
+def error_cumple_esquema(datos: dict, nombre: str) -> None:
+    """A tool error satisfies the tool's outputSchema (`cumple_esquema`), and every field it
+    carries is one its error member declares (the member is open for clients, not for us)."""
+    esquema = esquema_de(nombre)
+    cumple_esquema(datos, esquema)
+    declarados = esquema["anyOf"][-1]["properties"]
+    assert set(datos) <= set(declarados), (nombre, sorted(set(datos) - set(declarados)))
 
 
 def no_encontrado_igual(
@@ -120,7 +141,9 @@ def llamar(client, nombre: str, argumentos: Any = None, **cabeceras: str) -> Res
     params: dict[str, Any] = {"name": nombre}
     if argumentos is not None:
         params["arguments"] = argumentos
-    return rpc(client, "tools/call", params, **cabeceras)
+    respuesta = rpc(client, "tools/call", params, **cabeceras)
+    respuesta.herramienta = nombre
+    return respuesta
 
 
 def ajustar(**valores) -> AjustesAsistente:
@@ -151,3 +174,45 @@ def rechazo(secreto: str) -> tuple[int, str, str] | None:
     except ErrorAPI as error:
         return error.status, error.code, error.detalle
     return None
+
+
+# --- the demo organization (`manage.py demo_data`) -------------------------------------------
+
+
+def cargar_demo(tmp_path, escala: int = 1) -> dict:
+    """Load the demo organization; returns what demo_data writes (credentials, numbers)."""
+    from django.core.management import call_command
+
+    salida = tmp_path / f"demo-{escala}.json"
+    call_command("demo_data", escala=escala, salida=str(salida))
+    return json.loads(salida.read_text())
+
+
+def argumentos_demo(demo: dict) -> dict[str, dict]:
+    """A meaningful call of every tool with the demo's own identifiers."""
+    ajena = demo["solicitud_ajena"]
+    return {
+        "buscar_ayuda": {"consulta": "¿cómo creo un token personal?"},
+        "buscar_documento": {"texto": demo["documento"]},
+        "buscar_solicitudes": {"alcance": "todas"},
+        "busqueda_global": {"texto": "certificado"},
+        "comentar_solicitud": {"numero_radicado": ajena, "comentario": "Revisado, gracias."},
+        "diagnostico_servicio": {},
+        "estado_cdp": {"numero": demo["cdp"]},
+        "estado_presupuesto": {},
+        "estado_rp": {"numero": demo["rp"]},
+        "estado_solicitud": {"numero_radicado": ajena},
+        "mis_accesos": {},
+        "mis_tareas": {},
+        "radicar_mesa_ayuda": {
+            "asunto": "No exporta el tablero",
+            "descripcion": "El botón de exportar del tablero presupuestal no responde.",
+            "modulo": "Presupuesto",
+        },
+        "reporte_preparar": {
+            "ficha": {"fuente": "cdp", "titulo": "CDP del año", "filtros": [], "formato": "xlsx"}
+        },
+        "resumen_ejecutivo": {"ambito": "paa_mes"},
+        "resumen_solicitud": {"numero_radicado": ajena, "incluir_comentarios": True},
+        "uso_asistente": {},
+    }

@@ -81,6 +81,37 @@ class Verificacion:
     descripcion: str  # what the datum is, for FALTA_VERIFICACION ("el correo de quien radicó")
 
 
+# The structuredContent of every tool error (a result with isError true), declared once: the
+# code and the message, the fields of DATOS_INVALIDOS, and the wait of RATE_LIMIT and
+# DEMASIADOS_INTENTOS on the tools that can answer them. It is one more member of each tool's
+# outputSchema, so a client that validates errors too (the TypeScript SDK 1.x) reads them.
+ERROR_CODIGO: dict[str, Any] = {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"}
+ERROR_CAMPOS: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+}
+ERROR_REINTENTAR_EN: dict[str, Any] = {"type": "integer", "minimum": 0}
+# What a lookup tool's NO_ENCONTRADO adds (interface: `encontrado: false` with isError true).
+ENCONTRADO_FALSO: dict[str, Any] = {"type": "boolean", "const": False}
+
+
+def esquema_error(herramienta: Herramienta) -> dict[str, Any]:
+    """The error member of the tool's outputSchema: codigo and mensaje, plus what its errors add.
+
+    Open like the interface's structuredContent (clients ignore fields they do not know); the
+    suite checks that every field an error carries is declared here (tests/mcp).
+    """
+    propiedades: dict[str, Any] = {
+        "codigo": ERROR_CODIGO,
+        "mensaje": {"type": "string", "minLength": 1},
+        "campos": ERROR_CAMPOS,
+    }
+    if herramienta.escritura or herramienta.verificacion is not None:
+        propiedades["reintentar_en"] = ERROR_REINTENTAR_EN
+    propiedades.update(copy.deepcopy(herramienta.salida_error))
+    return {"type": "object", "properties": propiedades, "required": ["codigo", "mensaje"]}
+
+
 FuncionHerramienta = Callable[[Llamada, dict[str, Any]], Resultado]
 FuncionEjecutar = Callable[[Llamada, dict[str, Any], Resultado], Resultado]
 
@@ -106,6 +137,8 @@ class Herramienta:
     salida_vista_previa: dict[str, Any] | None = None
     anotaciones: dict[str, bool] = field(default_factory=dict)
     verificacion: Verificacion | None = None
+    # What this tool's own errors add to codigo and mensaje, e.g. {"encontrado": ENCONTRADO_FALSO}.
+    salida_error: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if (self.acceso is Acceso.VERIFICADA) != (self.verificacion is not None):
@@ -131,8 +164,10 @@ class Herramienta:
         object.__setattr__(self, "_esquema_salida", esquema_con_url(self._componer_salida()))
 
     def _componer_salida(self) -> dict[str, Any]:
+        """Success (preview and result for a write) or error: each result matches one member."""
+        error = esquema_error(self)
         if not self.escritura:
-            return self.salida
+            return {"type": "object", "anyOf": [self.salida, error]}
         previa = dict(self.salida_vista_previa or {"type": "object"})
         propiedades = {
             **previa.get("properties", {}),
@@ -144,7 +179,7 @@ class Herramienta:
             {*previa.get("required", []), "requiere_confirmacion", "token_confirmacion"}
         )
         previa.update(type="object", properties=propiedades, required=requeridos)
-        return {"type": "object", "anyOf": [previa, self.salida]}
+        return {"type": "object", "anyOf": [previa, self.salida, error]}
 
     @property
     def esquema_entrada(self) -> dict[str, Any]:

@@ -285,6 +285,17 @@ def _llamadas(demo: dict[str, Any]) -> list[Llamada]:
         _exige(datos.get("usuario") == "completo", f"usuario {datos.get('usuario')}")
         return f"usuario completo, {len(datos.get('roles', []))} roles"
 
+    def cdp_no_encontrado(rc: int, salida: Any, texto: str) -> str:
+        # The Inspector validates errors against outputSchema too (before issue 33 it failed
+        # here); a result with isError prints the result and exits 5 (tool_is_error) by design.
+        _exige(rc == 5 and "tool_is_error" in texto, f"tools/call terminó con {rc}: {texto[-300:]}")
+        _exige(isinstance(salida, dict), "sin resultado en la salida")
+        _exige(salida.get("isError") is True, f"isError={salida.get('isError')}")
+        datos = salida.get("structuredContent") or {}
+        _exige(datos.get("codigo") == "NO_ENCONTRADO", f"codigo {datos.get('codigo')}")
+        _exige(datos.get("encontrado") is False, "sin encontrado=false")
+        return f"isError, NO_ENCONTRADO: «{datos.get('mensaje', '')[:60]}…»"
+
     def rechazo(codigo: str, texto_esperado: str) -> Callable[[int, Any, str], str]:
         def revisar(rc: int, _salida: Any, texto: str) -> str:
             _exige(rc != 0, "se esperaba un fallo y terminó bien")
@@ -329,6 +340,12 @@ def _llamadas(demo: dict[str, Any]) -> list[Llamada]:
             _llamar("estado_solicitud", numero_radicado=demo["solicitud_ajena"]),
             {**clave, "X-MCP-User-Token": completo},
             estado(demo["solicitud_ajena"]),
+        ),
+        Llamada(
+            "estado_cdp de un número que no existe, con clave y token de completo",
+            _llamar("estado_cdp", numero="XYZ-1999-999999"),
+            {**clave, "X-MCP-User-Token": completo},
+            cdp_no_encontrado,
         ),
         Llamada(
             "mis_accesos con solo la clave (no se ofrece sin persona)",

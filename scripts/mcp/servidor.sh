@@ -2,7 +2,7 @@
 #
 # The server is the production one (gunicorn.conf.py, hub.wsgi, 2 sync workers) over a temporary
 # SQLite database with the demo data; it is killed and its folder removed on exit. When MCP_URL,
-# MCP_DEMO and MCP_TMP are already set (scripts/mcp_externo.sh runs both scripts), it is reused.
+# MCP_DEMO and MCP_TMP are already set (scripts/mcp_externo.sh runs all three scripts), it is reused.
 # Knobs: MCP_PUERTOS (default 8100-8199, the first free one is used), REDIS_URL (default: the
 # file cache in the scratch folder; a private HUB_CACHE_PREFIJO is used either way),
 # MCP_CONSERVAR=1 (keep the scratch folder: logs, database, results).
@@ -16,7 +16,7 @@ MCP_PUERTOS="${MCP_PUERTOS:-8100-8199}"
 # The pinned tools (package-lock.json), installed with `npm ci` when missing or stale.
 mcp_node_listo() {
   if [ ! -x "$NODE" ] || [ "$MCP_DIR/package-lock.json" -nt "$MCP_DIR/node_modules/.package-lock.json" ]; then
-    echo "-- npm ci --prefix scripts/mcp (Node 22, conformance, inspector)"
+    echo "-- npm ci --prefix scripts/mcp (Node 22, conformance, inspector, sdk)"
     npm ci --prefix "$MCP_DIR" --no-audit --no-fund --prefer-offline --loglevel=error
   fi
   "$NODE" --version >/dev/null

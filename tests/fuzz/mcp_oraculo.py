@@ -332,9 +332,10 @@ def _comprobar_herramienta(org: Organizacion, params: dict, resultado: dict) -> 
     datos = resultado["structuredContent"]
     assert isinstance(datos, dict) and json.loads(texto["text"]) == datos
     valido = org.validadores[nombre].is_valid(argumentos)
+    # Success or error: the tool's outputSchema accepts it (clients validate errors too).
+    jsonschema.validate(datos, registro.obtener(nombre).esquema_salida)
     if not resultado["isError"]:
         assert valido, f"{nombre} aceptó argumentos fuera de su inputSchema: {argumentos!r}"
-        jsonschema.validate(datos, registro.obtener(nombre).esquema_salida)
         event(f"{nombre}: ok")
         return
     codigo = datos["codigo"]

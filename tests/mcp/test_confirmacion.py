@@ -12,7 +12,6 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-import jsonschema
 import pytest
 from cryptography.fernet import Fernet
 from django.contrib.auth.models import Group
@@ -28,7 +27,7 @@ from apps.mcp.registro import ErrorHerramienta
 from tests.caches import CACHE_MUERTA
 from tests.factories import UserFactory
 from tests.mcp.factories import nuevo_token
-from tests.mcp_cliente import ajustar, llamar
+from tests.mcp_cliente import ajustar, cumple_esquema, llamar
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +84,7 @@ def test_step_one_returns_a_preview_and_a_token_and_writes_nothing(
     assert isinstance(datos["token_confirmacion"], str) and len(datos["token_confirmacion"]) <= 600
     assert len(datos["vence_en"]) == 16
     assert "confirmar=true" in r.resultado["content"][0]["text"]
-    jsonschema.validate(datos, herramientas_prueba["prueba_grupo"].esquema_salida)
+    cumple_esquema(datos, herramientas_prueba["prueba_grupo"].esquema_salida)
     assert _grupos() == 0
     assert ConfirmacionUsada.objects.count() == 0
 
@@ -99,7 +98,7 @@ def test_step_two_writes_once_and_answers_the_result(client, como_completo, herr
         "grupo_id": Group.objects.get(name="Comité de prueba").pk,
         "nombre": "Comité de prueba",
     }
-    jsonschema.validate(datos, herramientas_prueba["prueba_grupo"].esquema_salida)
+    cumple_esquema(datos, herramientas_prueba["prueba_grupo"].esquema_salida)
     assert _grupos() == 1
 
 

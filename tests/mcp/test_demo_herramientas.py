@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 
-import jsonschema
 import pytest
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.conftest import limpiar_cache
-from tests.mcp_cliente import llamar, rpc
+from tests.mcp_cliente import argumentos_demo, cargar_demo, cumple_esquema, llamar, rpc
 
 pytestmark = pytest.mark.django_db
 
@@ -23,42 +21,6 @@ PRESUPUESTO = {
     "resumen_ejecutivo",
     "reporte_preparar",
 }
-
-
-def _cargar_demo(tmp_path, escala: int) -> dict:
-    salida = tmp_path / f"demo-{escala}.json"
-    call_command("demo_data", escala=escala, salida=str(salida))
-    return json.loads(salida.read_text())
-
-
-def _argumentos(demo: dict) -> dict[str, dict]:
-    """A meaningful call of every tool with the demo's own identifiers."""
-    ajena = demo["solicitud_ajena"]
-    return {
-        "buscar_ayuda": {"consulta": "¿cómo creo un token personal?"},
-        "buscar_documento": {"texto": demo["documento"]},
-        "buscar_solicitudes": {"alcance": "todas"},
-        "busqueda_global": {"texto": "certificado"},
-        "comentar_solicitud": {"numero_radicado": ajena, "comentario": "Revisado, gracias."},
-        "diagnostico_servicio": {},
-        "estado_cdp": {"numero": demo["cdp"]},
-        "estado_presupuesto": {},
-        "estado_rp": {"numero": demo["rp"]},
-        "estado_solicitud": {"numero_radicado": ajena},
-        "mis_accesos": {},
-        "mis_tareas": {},
-        "radicar_mesa_ayuda": {
-            "asunto": "No exporta el tablero",
-            "descripcion": "El botón de exportar del tablero presupuestal no responde.",
-            "modulo": "Presupuesto",
-        },
-        "reporte_preparar": {
-            "ficha": {"fuente": "cdp", "titulo": "CDP del año", "filtros": [], "formato": "xlsx"}
-        },
-        "resumen_ejecutivo": {"ambito": "paa_mes"},
-        "resumen_solicitud": {"numero_radicado": ajena, "incluir_comentarios": True},
-        "uso_asistente": {},
-    }
 
 
 def _cabeceras(demo: dict, quien: str) -> dict[str, str]:
@@ -72,7 +34,7 @@ def _herramientas(client, cabeceras) -> dict[str, dict]:
 
 def _costos(client, demo, cabeceras) -> dict[str, int]:
     costos = {}
-    for nombre, argumentos in _argumentos(demo).items():
+    for nombre, argumentos in argumentos_demo(demo).items():
         llamar(client, nombre, argumentos, **cabeceras)  # warm caches (settings, brand, perms)
         with CaptureQueriesContext(connection) as consultas:
             llamar(client, nombre, argumentos, **cabeceras)
@@ -81,10 +43,10 @@ def _costos(client, demo, cabeceras) -> dict[str, int]:
 
 
 def test_every_tool_answers_completo_with_a_summary_and_valid_structured_content(client, tmp_path):
-    demo = _cargar_demo(tmp_path, 1)
+    demo = cargar_demo(tmp_path, 1)
     cabeceras = _cabeceras(demo, "completo")
     herramientas = _herramientas(client, cabeceras)
-    argumentos = _argumentos(demo)
+    argumentos = argumentos_demo(demo)
     assert set(herramientas) == set(argumentos)
 
     for nombre, args in argumentos.items():
@@ -93,26 +55,26 @@ def test_every_tool_answers_completo_with_a_summary_and_valid_structured_content
         resumen, datos = resultado["content"]
         assert resumen["type"] == "text" and len(resumen["text"]) > 20, nombre
         assert json.loads(datos["text"]) == json.loads(json.dumps(resultado["structuredContent"]))
-        jsonschema.validate(resultado["structuredContent"], herramientas[nombre]["outputSchema"])
+        cumple_esquema(resultado["structuredContent"], herramientas[nombre]["outputSchema"])
 
 
 def test_limitado_does_not_see_the_budget_tools_and_calling_one_is_sin_permiso(client, tmp_path):
-    demo = _cargar_demo(tmp_path, 1)
+    demo = cargar_demo(tmp_path, 1)
     cabeceras = _cabeceras(demo, "limitado")
     visibles = set(_herramientas(client, cabeceras))
     assert not visibles & PRESUPUESTO
     assert {"radicar_mesa_ayuda", "buscar_solicitudes", "mis_accesos"} <= visibles
     for nombre in PRESUPUESTO:
-        resultado = llamar(client, nombre, _argumentos(demo)[nombre], **cabeceras).resultado
+        resultado = llamar(client, nombre, argumentos_demo(demo)[nombre], **cabeceras).resultado
         assert resultado["isError"] is True
         assert resultado["structuredContent"]["codigo"] == "SIN_PERMISO", nombre
 
 
 def test_no_tool_costs_more_queries_at_ten_times_the_demo(client, tmp_path):
-    demo = _cargar_demo(tmp_path, 1)
+    demo = cargar_demo(tmp_path, 1)
     cabeceras = _cabeceras(demo, "completo")
     antes = _costos(client, demo, cabeceras)
-    _cargar_demo(tmp_path, 10)
+    cargar_demo(tmp_path, 10)
     limpiar_cache()  # a fresh minute for the 60-per-minute limit of a person
     despues = _costos(client, demo, cabeceras)
     assert despues == antes
@@ -136,8 +98,8 @@ async def _sdk_llama_todas(url: str, cabeceras: dict[str, str], argumentos: dict
 def test_the_official_sdk_calls_every_tool_as_completo(live_server, tmp_path):
     import asyncio
 
-    demo = _cargar_demo(tmp_path, 1)
-    argumentos = _argumentos(demo)
+    demo = cargar_demo(tmp_path, 1)
+    argumentos = argumentos_demo(demo)
     r = asyncio.run(
         _sdk_llama_todas(f"{live_server.url}/mcp/api/mcp", _cabeceras(demo, "completo"), argumentos)
     )

@@ -15,7 +15,7 @@ from apps.mcp.registro import Acceso, Herramienta, Verificacion, esquema_de, reg
 from hub.serializadores import Estricto
 from tests.factories import UserFactory
 from tests.mcp.factories import nuevo_token
-from tests.mcp_cliente import ajustar, error_herramienta, llamar, rpc
+from tests.mcp_cliente import ajustar, cumple_esquema, error_herramienta, llamar, rpc
 
 pytestmark = pytest.mark.django_db
 
@@ -200,6 +200,7 @@ def test_every_listed_tool_has_exactly_the_documented_keys(
         assert herramienta["outputSchema"]["type"] == "object"
         jsonschema.Draft202012Validator.check_schema(herramienta["inputSchema"])
         jsonschema.Draft202012Validator.check_schema(herramienta["outputSchema"])
+        jsonschema.Draft7Validator.check_schema(herramienta["outputSchema"])  # TypeScript SDK 1.x
         anotaciones = herramienta["annotations"]
         for pista in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"):
             assert isinstance(anotaciones[pista], bool)
@@ -262,9 +263,7 @@ def test_a_result_has_two_text_items_and_structured_content(
     assert resultado["content"][1]["type"] == "text"
     assert json.loads(resultado["content"][1]["text"]) == resultado["structuredContent"]
     assert resultado["structuredContent"] == {"texto": "hola", "veces": 2}
-    jsonschema.validate(
-        resultado["structuredContent"], herramientas_prueba["prueba_eco"].esquema_salida
-    )
+    cumple_esquema(resultado["structuredContent"], herramientas_prueba["prueba_eco"].esquema_salida)
 
 
 def test_a_user_tool_with_the_key_alone_is_sin_identidad(client, clave, herramientas_prueba):

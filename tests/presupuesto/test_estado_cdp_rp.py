@@ -241,8 +241,8 @@ def test_amounts_carry_exactly_the_stored_digits(client, documento):
         assert str(estructura[campo]) == cifra
         assert f'"{campo}":{cifra}' in texto  # a JSON number, not a string
         assert f'"{campo}":{cifra}' in r.http.content.decode()
-    esquema = registro.obtener(documento.herramienta).esquema_salida
-    assert all(esquema["properties"][c]["type"] == "number" for c in documento.importes)
+    exito = registro.obtener(documento.herramienta).esquema_salida["anyOf"][0]
+    assert all(exito["properties"][c]["type"] == "number" for c in documento.importes)
 
 
 def test_the_external_and_the_own_number_find_it_ignoring_case_and_spaces(client, documento):
@@ -373,7 +373,9 @@ def test_tools_list_shows_it_read_only_with_its_schemas(client, documento):
         "description": tool["inputSchema"]["properties"]["numero"]["description"],
     }
     assert tool["inputSchema"]["required"] == ["numero"]
-    assert set(tool["outputSchema"]["required"]) == documento.campos
+    exito, error = tool["outputSchema"]["anyOf"]
+    assert set(exito["required"]) == documento.campos
+    assert error["properties"]["encontrado"] == {"type": "boolean", "const": False}
 
 
 # --- argument bounds, both tools ------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp.registro import ErrorHerramienta, Llamada, Resultado
+from apps.mcp.registro import ENCONTRADO_FALSO, ErrorHerramienta, Llamada, Resultado
 from apps.presupuesto.estados import EstadoExpedicion
 from apps.presupuesto.herramientas.esquemas import TEXTO, TEXTO_O_NULO
 from apps.presupuesto.herramientas.formato import limpio
@@ -54,6 +54,10 @@ def salida(
     }
     # Extras: clients ignore what they do not know.
     return {"type": "object", "properties": {**campos, **extras}, "required": list(campos)}
+
+
+# What the not-found error adds to codigo and mensaje (the tools' `salida_error`).
+SALIDA_NO_ENCONTRADO = {"encontrado": ENCONTRADO_FALSO}
 
 
 def no_encontrado(sigla: str) -> ErrorHerramienta:

@@ -15,6 +15,10 @@ def sin_vigencia() -> ErrorHerramienta:
     )
 
 
+# What filtro_invalido adds to codigo, mensaje and campos (the tools' `salida_error`).
+SALIDA_FILTRO_INVALIDO = {"opciones": {"type": "array", "items": {"type": "string"}}}
+
+
 def filtro_invalido(exc: FiltroInvalido) -> ErrorHerramienta:
     """A project or area filter that matches nothing visible (or several where one is needed)."""
     mensaje = exc.mensaje

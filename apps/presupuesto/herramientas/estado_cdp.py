@@ -6,7 +6,12 @@ from typing import Any
 
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.presupuesto.estados import EstadoCdp
-from apps.presupuesto.herramientas.documentos import Consulta, argumentos, salida
+from apps.presupuesto.herramientas.documentos import (
+    SALIDA_NO_ENCONTRADO,
+    Consulta,
+    argumentos,
+    salida,
+)
 from apps.presupuesto.herramientas.esquemas import (
     CONTEO,
     ENTERO,
@@ -76,6 +81,7 @@ CONSULTA_CDP = Consulta("CDP", "numero_cdp", ficha_cdp, _cuerpo, _cierre)
     permisos=(PLANEACION,),
     argumentos=ArgsEstadoCdp,
     salida=SALIDA_ESTADO_CDP,
+    salida_error=SALIDA_NO_ENCONTRADO,
 )
 def estado_cdp(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
     return CONSULTA_CDP.responder(llamada, datos)

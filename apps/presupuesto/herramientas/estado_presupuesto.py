@@ -7,7 +7,11 @@ from typing import Any
 from rest_framework import serializers
 
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
-from apps.presupuesto.herramientas.errores import filtro_invalido, sin_vigencia
+from apps.presupuesto.herramientas.errores import (
+    SALIDA_FILTRO_INVALIDO,
+    filtro_invalido,
+    sin_vigencia,
+)
 from apps.presupuesto.herramientas.esquemas import (
     AREA,
     CIFRAS,
@@ -193,6 +197,7 @@ def _resumen(d: dict[str, Any]) -> str:
     permisos=(REPORTES,),
     argumentos=ArgsEstadoPresupuesto,
     salida=SALIDA_ESTADO_PRESUPUESTO,
+    salida_error=SALIDA_FILTRO_INVALIDO,
 )
 def estado_presupuesto(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
     try:

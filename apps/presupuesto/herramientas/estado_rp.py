@@ -6,7 +6,12 @@ from typing import Any
 
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.presupuesto.estados import EstadoRp
-from apps.presupuesto.herramientas.documentos import Consulta, argumentos, salida
+from apps.presupuesto.herramientas.documentos import (
+    SALIDA_NO_ENCONTRADO,
+    Consulta,
+    argumentos,
+    salida,
+)
 from apps.presupuesto.herramientas.esquemas import CONTEO, ENTERO, FECHA_O_NULO, NUMERO, TEXTO
 from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.herramientas.permisos import PLANEACION
@@ -65,6 +70,7 @@ CONSULTA_RP = Consulta("RP", "numero_rp", ficha_rp, _cuerpo, _cierre)
     permisos=(PLANEACION,),
     argumentos=ArgsEstadoRp,
     salida=SALIDA_ESTADO_RP,
+    salida_error=SALIDA_NO_ENCONTRADO,
 )
 def estado_rp(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
     return CONSULTA_RP.responder(llamada, datos)

@@ -11,7 +11,11 @@ from rest_framework import serializers
 
 from apps.mcp.registro import Acceso, Herramienta, Llamada, Resultado, registro
 from apps.presupuesto.estados import EstadoCdp, EstadoLinea, EstadoRp
-from apps.presupuesto.herramientas.errores import filtro_invalido, sin_vigencia
+from apps.presupuesto.herramientas.errores import (
+    SALIDA_FILTRO_INVALIDO,
+    filtro_invalido,
+    sin_vigencia,
+)
 from apps.presupuesto.herramientas.esquemas import (
     AREA,
     CIFRAS,
@@ -246,6 +250,7 @@ registro.registrar(
         permisos=(REPORTES, PLANEACION),
         argumentos=ArgsResumenEjecutivo,
         salida=SALIDA_RESUMEN_EJECUTIVO,
+        salida_error=SALIDA_FILTRO_INVALIDO,
         funcion=resumen_ejecutivo,
     )
 )

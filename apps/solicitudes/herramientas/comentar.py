@@ -15,7 +15,11 @@ from rest_framework import serializers
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors, services
 from apps.solicitudes.errores import ErrorSolicitud
-from apps.solicitudes.herramientas.errores import error_de_dominio, no_encontrada
+from apps.solicitudes.herramientas.errores import (
+    SALIDA_NO_ENCONTRADA,
+    error_de_dominio,
+    no_encontrada,
+)
 from apps.solicitudes.herramientas.esquemas import ENLACE, ESTADO, FECHA, TEXTO, objeto
 from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.herramientas.permisos import PERMISOS_SOLICITUDES
@@ -138,6 +142,7 @@ herramienta(
     escritura=True,
     argumentos=ArgsComentarSolicitud,
     salida=SALIDA_COMENTAR_SOLICITUD,
+    salida_error=SALIDA_NO_ENCONTRADA,
     salida_vista_previa=SALIDA_VISTA_PREVIA,
     ejecutar=publicar,
 )(vista_previa)

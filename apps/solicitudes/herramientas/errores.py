@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps.mcp.registro import ErrorHerramienta
+from apps.mcp.registro import ENCONTRADO_FALSO, ErrorHerramienta
 from apps.solicitudes.errores import ErrorSolicitud
 
 # The same answer for "does not exist" and "you cannot see it": nothing tells them apart.
 NO_ENCONTRADA = "No se encontró una solicitud con ese número a la que tenga acceso."
+# What that answer adds to codigo and mensaje (the `salida_error` of the tools that give it).
+SALIDA_NO_ENCONTRADA = {"encontrado": ENCONTRADO_FALSO}
 
 
 def no_encontrada() -> ErrorHerramienta:

@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from apps.mcp.registro import (
+    ENCONTRADO_FALSO,
     Acceso,
     ErrorHerramienta,
     Llamada,
@@ -135,6 +136,7 @@ def _resumen(datos: dict[str, Any]) -> str:
     verificacion=Verificacion("correo_solicitante", "el correo de quien radicó"),
     argumentos=ArgsEstadoSolicitud,
     salida=SALIDA_ESTADO_SOLICITUD,
+    salida_error={"encontrado": ENCONTRADO_FALSO},
 )
 def estado_solicitud(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
     numero = datos["numero_radicado"]

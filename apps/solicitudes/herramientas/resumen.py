@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors
-from apps.solicitudes.herramientas.errores import no_encontrada
+from apps.solicitudes.herramientas.errores import SALIDA_NO_ENCONTRADA, no_encontrada
 from apps.solicitudes.herramientas.esquemas import (
     BOOLEANO,
     ENLACE,
@@ -192,6 +192,7 @@ def _resumen(e: dict[str, Any]) -> str:
     acceso=Acceso.USUARIO,
     argumentos=ArgsResumenSolicitud,
     salida=SALIDA_RESUMEN_SOLICITUD,
+    salida_error=SALIDA_NO_ENCONTRADA,
 )
 def resumen_solicitud(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
     s = selectors.solicitud_visible(llamada.usuario, datos["numero_radicado"])
