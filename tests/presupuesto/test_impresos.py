@@ -61,10 +61,11 @@ def _texto(r) -> str:
 
 def _rutas(m) -> dict[str, str]:
     """The print view of each signed document (the PDF is the same path ending in /pdf)."""
+    cdp = f"/presupuesto/cdp/{m['cdp'].pk}"
     return {
-        "cdp": f"/presupuesto/cdp/{m['cdp'].pk}/imprimir",
+        "cdp": f"{cdp}/imprimir",
         "rp": f"/presupuesto/rp/{m['rp'].pk}/imprimir",
-        "movimiento": f"/presupuesto/cdp/{m['cdp'].pk}/movimientos/{m['movimiento'].numero}/imprimir",
+        "movimiento": f"{cdp}/movimientos/{m['movimiento'].numero}/imprimir",
         "linea": f"/presupuesto/paa/{m['linea'].pk}/imprimir",
     }
 
