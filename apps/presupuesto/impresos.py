@@ -6,9 +6,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-import weasyprint
 from django.db.models import Model, QuerySet
-from weasyprint.urls import URLFetcher
 
 from apps.firmas import qr
 from apps.firmas.models import Firma
@@ -34,6 +32,11 @@ def papel(valor: str | None) -> dict[str, str]:
 def pdf(html: str) -> bytes:
     """The PDF of a print view. Only data: URIs are fetched (the logo and the QR codes are
     inlined): rendering never reaches the network or the disk."""
+    # Imported here: WeasyPrint loads Pango and takes ~1 s to import, a cost no process should
+    # pay at start-up (workers, commands) for a page that is printed now and then.
+    import weasyprint
+    from weasyprint.urls import URLFetcher
+
     return weasyprint.HTML(
         string=html, url_fetcher=URLFetcher(allowed_protocols={"data"}, timeout=2)
     ).write_pdf()
