@@ -4,6 +4,7 @@ paper they fit, and the links to them from the document's screen and its admin p
 
 from __future__ import annotations
 
+import base64
 import html
 
 import pytest
@@ -11,10 +12,10 @@ import zxingcpp
 from PIL import Image
 
 from apps.firmas import services as firmas
-from apps.marca.models import Marca
 from apps.presupuesto.models import Cdp
 from tests.conftest import CAPTURAS
 from tests.factories import UserFactory
+from tests.marca.factories import cambiar_marca, png, poner_imagen
 from tests.presupuesto.escaner import codigos_qr, tamano_pagina
 from tests.presupuesto.mundos import cdp_de_oap
 
@@ -122,17 +123,23 @@ def test_the_printed_movement_and_paa_line_state_their_own_facts(client, mundo):
     assert f"Línea {mundo['linea'].numero} · PAA" in linea and "Diana Téllez" in linea
 
 
-def test_the_print_view_is_branded(client, mundo):
-    marca = Marca.cargar()
-    marca.nombre = "Alcaldía de Villa Esperanza"
-    marca.nombre_entidad = "Alcaldía Municipal de Villa Esperanza"
-    marca.color_primario = "#7a1f5c"
-    marca.save()
+def test_the_print_view_is_branded_with_the_logo_inlined(client, mundo):
+    cambiar_marca(
+        nombre="Alcaldía de Villa Esperanza",
+        nombre_entidad="Alcaldía Municipal de Villa Esperanza",
+        color_primario="#7a1f5c",
+    )
+    logo = png(lado=16)
+    poner_imagen("logo", logo)
     client.force_login(mundo["duena"])
     texto = _texto(client.get(mundo["cdp"].enlace_impresion))
     assert "Alcaldía Municipal de Villa Esperanza" in texto
-    assert "border-bottom: 1.2mm solid #7a1f5c" in texto
+    assert "border-bottom: 1.2mm solid #7a1f5c" in texto.lower()
     assert '<html lang="es">' in texto
+    # The PDF fetches nothing: the logo travels in the page as a data: URI.
+    assert f'<img src="data:image/png;base64,{base64.b64encode(logo).decode()}"' in texto
+    pdf = client.get(mundo["cdp"].enlace_pdf)
+    assert (pdf.status_code, pdf.content[:5]) == (200, b"%PDF-")
 
 
 @pytest.mark.parametrize("quien", ["duena", "todas"])
