@@ -12,6 +12,7 @@ import zxingcpp
 from PIL import Image
 
 from apps.firmas import services as firmas
+from apps.presupuesto import services
 from apps.presupuesto.models import Cdp
 from tests.conftest import CAPTURAS
 from tests.factories import UserFactory
@@ -118,6 +119,14 @@ def test_the_printed_movement_and_paa_line_state_their_own_facts(client, mundo):
     assert "Valor del movimiento</dt><dd>$ 100,00" in movimiento
     assert "Ajuste por menor valor" in movimiento and "Ricardo Mejía Soto" in movimiento
     assert "Camila Rojas Díaz" not in movimiento  # the CDP's signature is not the movement's
+    pago = services.registrar_movimiento_rp(
+        rp=mundo["rp"], tipo="obligacion", valor="50", descripcion="Pago 1"
+    )
+    firmas.firmar(documento=pago, firmante="Luisa Pérez", rol="Tesorera")
+    assert pago.enlace_impresion == f"{mundo['rp'].enlace}/movimientos/{pago.numero}/imprimir"
+    del_rp = _texto(client.get(pago.enlace_impresion))
+    assert "Movimiento de RP: obligación" in del_rp and "Tesorera" in del_rp
+    assert "Valor del movimiento</dt><dd>$ 50,00" in del_rp
     linea = _texto(client.get(_rutas(mundo)["linea"]))
     assert "Línea del Plan Anual de Adquisiciones (PAA)" in linea
     assert f"Línea {mundo['linea'].numero} · PAA" in linea and "Diana Téllez" in linea
