@@ -14,6 +14,13 @@ WORKDIR /app
 RUN groupadd --system hub \
     && useradd --system --gid hub --home-dir /app --no-create-home --shell /usr/sbin/nologin hub
 
+# Pango y una fuente para WeasyPrint (los PDF de los documentos firmados): la imagen slim no
+# los trae y sus ruedas de Python no los incluyen.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends \
+       libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
 # Dependencias primero: la capa se reutiliza mientras requirements.txt no cambie.
 # Todas tienen ruedas (wheels) para linux/amd64 y arm64: no hace falta compilador.
 COPY requirements.txt .

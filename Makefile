@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?= -n 2
 
-.PHONY: run test lint format venv navegador clean-db bench openapi
+.PHONY: run test lint format venv navegador pango clean-db bench openapi
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,13 +22,13 @@ venv: $(STAMP)
 ## Errors still show the branded pages; HUB_DEBUG_TECNICO=true gives Django's technical ones.
 run: export DEBUG = true
 run: export HUB_URL_PUBLICA = http://$(HOST):$(PORT)
-run: $(STAMP)
+run: $(STAMP) pango
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo_data --salida var/demo.json --resumen --base http://$(HOST):$(PORT)
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 ## The whole suite; honours DATABASE_URL and REDIS_URL (default: SQLite and the file cache).
-test: $(STAMP) navegador
+test: $(STAMP) navegador pango
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 ## Debian's Chromium for the browser tests (installed once, if missing).
@@ -38,6 +38,10 @@ navegador:
 ## The OpenAPI schema of the v1 interface, regenerated and validated (tests fail if it is stale).
 openapi: $(STAMP)
 	DEBUG=true $(PY) manage.py spectacular --file docs/openapi.yaml --validate --fail-on-warn
+
+## Pango and fonts for WeasyPrint, the signed documents' PDFs (installed once, if missing).
+pango:
+	@scripts/instalar_pango.sh
 
 ## Load test at a million requests: hub, bare Django view and MCP SDK peer side by side (wrk,
 ## PostgreSQL, Redis). Not part of `make test`. Knobs: BENCH_ESCALA, BENCH_DURACION, ... (bench/correr.py).

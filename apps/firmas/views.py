@@ -45,6 +45,11 @@ MOVIMIENTOS = {
     "obligacion": "obligación",
     "liberacion": "liberación",
 }
+# States whose code drops an accent people write (the rest read right once capitalized).
+ESTADOS = {
+    "en_revision": "En revisión",
+    "en_ejecucion": "En ejecución",
+}
 ETIQUETAS = {
     "linea": "Línea del PAA",
     "radicado": "Radicado",
@@ -70,20 +75,22 @@ def nombre_tipo(tipo: Any) -> str:
 
 
 def _valor(clave: str, valor: Any) -> str:
-    if valor is None or valor == "":
-        return "—"
     if isinstance(valor, bool):
         return "Sí" if valor else "No"
     if clave == "estado" and isinstance(valor, str):
-        return valor.replace("_", " ").capitalize()
+        return ESTADOS.get(valor, valor.replace("_", " ").capitalize())
     return str(valor)
 
 
 def filas_documento(documento: dict[str, Any]) -> list[tuple[str, str]]:
-    """(label, text) of each fact of the document summary, type first, unknown keys included."""
+    """(label, text) of each fact of the document summary, type first, unknown keys included.
+
+    A fact the document does not have (a CDP no request originated has no radicado) is left
+    out: a blank "—" beside the signature reads as something missing from the document.
+    """
     filas = [("Tipo de documento", nombre_tipo(documento.get("tipo")))]
     for clave, valor in documento.items():
-        if clave == "tipo" or isinstance(valor, dict | list):
+        if clave == "tipo" or isinstance(valor, dict | list) or valor is None or valor == "":
             continue
         etiqueta = ETIQUETAS.get(clave, clave.replace("_", " ").capitalize())
         filas.append((etiqueta, _valor(clave, valor)))

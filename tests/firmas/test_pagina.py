@@ -146,7 +146,7 @@ def test_document_types_read_as_words(tipo, nombre):
     assert nombre_tipo(tipo) == nombre
 
 
-def test_unknown_summary_fields_are_shown_and_nested_ones_skipped():
+def test_unknown_summary_fields_are_shown_and_nested_and_empty_ones_skipped():
     from apps.firmas.views import filas_documento
 
     filas = filas_documento(
@@ -155,7 +155,6 @@ def test_unknown_summary_fields_are_shown_and_nested_ones_skipped():
     assert filas == [
         ("Tipo de documento", "Registro Presupuestal (RP)"),
         ("Número de RP", "RP-7"),
-        ("Fecha inicio", "—"),
         ("Ok", "Sí"),
     ]
 

@@ -134,6 +134,15 @@ class DocumentoPresupuestal(ConBusqueda):
         """Relative path of the document's screen (read-only, never the admin's edit form)."""
         return reverse(f"presupuesto:{self._meta.model_name}", args=[self.pk])
 
+    @property
+    def enlace_impresion(self) -> str:
+        """Relative path of the document's print view (its PDF: `enlace_pdf`)."""
+        return f"{self.enlace}/imprimir"
+
+    @property
+    def enlace_pdf(self) -> str:
+        return f"{self.enlace}/pdf"
+
 
 def _numero(sigla: str) -> models.CharField:
     return models.CharField(
@@ -258,6 +267,15 @@ class Movimiento(models.Model):
     def documento(self) -> Cdp | Rp:
         """The CDP or RP this movement changes."""
         return getattr(self, self.campo_documento)
+
+    @property
+    def enlace_impresion(self) -> str:
+        """Relative path of the movement's print view, under its document's screen."""
+        return f"{self.documento.enlace}/movimientos/{self.numero}/imprimir"
+
+    @property
+    def enlace_pdf(self) -> str:
+        return f"{self.documento.enlace}/movimientos/{self.numero}/pdf"
 
     @classmethod
     def consulta_firma(cls) -> models.QuerySet:

@@ -289,6 +289,15 @@ class LineaPaa(ConBusqueda):
         """Relative path of the PAA line screen (read-only, never the admin's edit form)."""
         return reverse("presupuesto:linea_paa", args=[self.pk])
 
+    @property
+    def enlace_impresion(self) -> str:
+        """Relative path of the line's print view (its PDF: `enlace_pdf`)."""
+        return f"{self.enlace}/imprimir"
+
+    @property
+    def enlace_pdf(self) -> str:
+        return f"{self.enlace}/pdf"
+
     def resumen_firma(self) -> dict:
         """The `documento` of the signature verification endpoint."""
         return {
