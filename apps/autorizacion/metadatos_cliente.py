@@ -38,8 +38,9 @@ TIPOS_RESPUESTA = ("code",)
 NOMBRES_RFC = {"redirect_uris": "redirect_uris", "name": "client_name"}
 
 DIRECCIONES_PERMITIDAS = (
-    "Las direcciones de retorno deben ser https, o http a 127.0.0.1, localhost o [::1] "
-    "(RFC 8252), una por elemento de la lista."
+    "Las direcciones de retorno deben ser https, http a 127.0.0.1, localhost o [::1], o un "
+    "esquema propio con punto como com.ejemplo.app:/retorno (RFC 8252), con un nombre de host "
+    "en ASCII (un dominio internacional en su forma xn--), una por elemento de la lista."
 )
 
 
@@ -68,6 +69,7 @@ class Metadatos:
             "name": self.nombre,
             "authorization_grant_type": Aplicacion.GRANT_AUTHORIZATION_CODE,
             "client_type": Aplicacion.CLIENT_PUBLIC if publico else Aplicacion.CLIENT_CONFIDENTIAL,
+            "token_endpoint_auth_method": self.metodo,
         }
 
 
