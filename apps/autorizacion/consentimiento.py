@@ -133,9 +133,9 @@ class Autorizacion(AuthorizationView):
     def redirect(self, redirect_to: str, application) -> HttpResponse:
         # An error found while validating the request names no application to the library,
         # which then allows https only; by then the redirect URI was checked against the
-        # client's registered ones, which may be loopback http.
+        # client's registered ones, which may be loopback http or a private-use scheme.
         if application is None and redirecciones.permitida(redirect_to):
-            return OAuth2ResponseRedirect(redirect_to, ["https", "http"])
+            return OAuth2ResponseRedirect(redirect_to, redirecciones.esquemas([redirect_to]))
         return super().redirect(redirect_to, application)
 
     def render_to_response(self, context, **kwargs) -> HttpResponse:

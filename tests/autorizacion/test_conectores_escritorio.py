@@ -138,3 +138,11 @@ def test_authorize_applies_the_same_rule_to_a_uri_stored_before_it(sesion, uri):
     assert r.status_code == 400 and "Location" not in r
     assert not Grant.objects.exists()
     assert 'name="allow"' not in r.content.decode()
+
+
+def test_an_error_after_the_callback_was_checked_goes_back_to_the_private_scheme(client, sesion):
+    r = registrar(client, redirecciones=[NATIVA])
+    pedido = Pedido(client_id=r.json()["client_id"], redirect_uri=NATIVA, scope="zzz")
+    r = sesion.get(pedido.url())
+    assert r.status_code == 302 and r["Location"].startswith(NATIVA + "?")
+    assert consulta(r["Location"])["error"] == "invalid_scope"
