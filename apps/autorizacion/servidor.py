@@ -57,7 +57,7 @@ class Validador(OAuth2Validator):
         (RFC 7591 `token_endpoint_auth_method`): the library takes a secret by HTTP Basic or in
         the body from any client. A client using another method than its own, or two at once,
         gets `invalid_client` (RFC 6749 2.3 and 5.2)."""
-        por_basic = bool(self._extract_basic_auth(request))
+        por_basic = usa_basic(request)
         en_cuerpo = bool(getattr(request, "client_secret", None))
         if not super().authenticate_client(request, *args, **kwargs):
             return False
@@ -172,6 +172,12 @@ def con_recursos_canonicos(parametros: QueryDict) -> QueryDict:
     copia.setlist("resource", [recurso_canonico(v) for v in parametros.getlist("resource")])
     copia._mutable = False
     return copia
+
+
+def usa_basic(request) -> bool:
+    """The request carries HTTP Basic client credentials (RFC 6749 2.3.1)."""
+    valor = (request.headers or {}).get("Authorization") or ""
+    return valor.split(" ", 1)[0].lower() == "basic"
 
 
 def metodo_usado(por_basic: bool, en_cuerpo: bool) -> str | None:
