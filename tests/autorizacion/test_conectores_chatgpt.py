@@ -4,11 +4,13 @@ metadata document instead of a registration, and a reconnect that may omit `scop
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from oauth2_provider import cimd
 
 from apps.autorizacion.models import Aplicacion
 from tests.autorizacion.conectores import CHATGPT, CHATGPT_ANTERIOR, codigo, registrar_con
 from tests.autorizacion.flujo import MCP, Pedido, aprobar, canjear, consulta, refrescar
+from tests.factories import UserFactory
 from tests.mcp_cliente import identificar, llamar, resultado_valido
 
 pytestmark = pytest.mark.django_db
@@ -116,18 +118,9 @@ def test_a_first_connection_without_scope_gets_the_defaults(client, sesion):
 
 
 def test_a_reconnect_without_scope_never_takes_another_persons_grant(client, sesion):
-    from tests.factories import UserFactory
-
     datos = registrar_con(client, "none", CHATGPT, nombre="ChatGPT")
-    otra = client_de(UserFactory(username="otra_persona", permisos=["mcp.asistente.usar"]))
+    otra = Client()
+    otra.force_login(UserFactory(username="otra_persona", permisos=["mcp.asistente.usar"]))
     _conectar(otra, Pedido(client_id=datos["client_id"], redirect_uri=CHATGPT, scope=TODOS))
     pedido = Pedido(client_id=datos["client_id"], redirect_uri=CHATGPT, scope=None)
     assert sesion.get(pedido.url()).context["form"].initial["scope"] == "asistente:leer"
-
-
-def client_de(persona):
-    from django.test import Client
-
-    otro = Client()
-    otro.force_login(persona)
-    return otro
