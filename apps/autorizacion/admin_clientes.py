@@ -38,10 +38,17 @@ class AplicacionAdmin(admin.ModelAdmin):
         "verificada",
         "deshabilitada",
         "registration_source",
+        "token_endpoint_auth_method",
         "created",
         "ultimo_uso",
     )
-    readonly_fields = ("client_id", "registration_source", "created", "ultimo_uso")
+    readonly_fields = (
+        "client_id",
+        "registration_source",
+        "token_endpoint_auth_method",
+        "created",
+        "ultimo_uso",
+    )
     # The clients in use first (a connector's unused second registrations sink to the bottom,
     # where retention removes them after 30 days), then the newest.
     ordering = (F("ultimo_uso").desc(nulls_last=True), "-created")

@@ -188,3 +188,15 @@ def test_the_list_shows_used_clients_first_then_the_newest(administra):
     Aplicacion.objects.filter(pk=hoy.pk).update(created=ahora - timedelta(days=40))
     lista = administra.get(LISTA).context["cl"].result_list
     assert [a.pk for a in lista] == [hoy.pk, usada.pk, nueva.pk, vieja.pk]
+
+
+def test_the_change_form_shows_how_the_client_authenticates_at_the_token_endpoint(administra):
+    app = nueva_aplicacion(
+        "Claude",
+        client_type=Aplicacion.CLIENT_CONFIDENTIAL,
+        token_endpoint_auth_method="client_secret_post",
+    )
+    html = administra.get(f"{LISTA}{app.pk}/change/").content.decode()
+    assert "Autenticación en el endpoint de tokens" in html
+    assert "Secreto en el cuerpo de la petición" in html
+    assert 'name="token_endpoint_auth_method"' not in html  # as registered: not editable

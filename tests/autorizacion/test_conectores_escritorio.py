@@ -146,3 +146,19 @@ def test_an_error_after_the_callback_was_checked_goes_back_to_the_private_scheme
     r = sesion.get(pedido.url())
     assert r.status_code == 302 and r["Location"].startswith(NATIVA + "?")
     assert consulta(r["Location"])["error"] == "invalid_scope"
+
+
+def test_cursor_registering_its_cursor_scheme_among_others_is_refused_whole(client):
+    """Cursor's documented registration: `cursor` has no period, so the list is refused (and
+    Cursor connects with the personal token, as the README says)."""
+    r = registrar(
+        client,
+        redirecciones=[
+            "cursor://anysphere.cursor-mcp/oauth/callback",
+            "https://www.cursor.com/agents/mcp/oauth/callback",
+            "http://localhost:8787/callback",
+        ],
+        nombre="Cursor",
+    )
+    assert r.status_code == 400 and r.json()["error"] == "invalid_redirect_uri"
+    assert not Aplicacion.objects.exists()
