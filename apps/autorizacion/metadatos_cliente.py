@@ -1,15 +1,15 @@
 """The RFC 7591 client metadata a registration may send, as the hub reads and checks it.
 
 Ours, not the library's: django-oauth-toolkit parses registration metadata only in private helpers
-of its own view (issue 24: no coupling to a library's internals; docs/decisiones.md, "OAuth").
-The hub accepts less than the library would: redirect URIs by apps.autorizacion.redirecciones
-(https, loopback http, a reverse-domain private-use scheme), the authorization_code grant (with
+of its own view (issue 24: no coupling to a library's internals; docs/decisiones.md, "OAuth"). The
+hub accepts less than the library would: redirect URIs by apps.autorizacion.redirecciones (https,
+loopback http, a reverse-domain private-use scheme), the authorization_code grant (with
 refresh_token) and its `code` response type and nothing else, a client_name that is text. The
-token_endpoint_auth_method is kept on the client, and the token endpoint accepts only that one. A field sent as null is a field not sent (RFC 7591 section 2), a
-grant or response type sent twice counts once (section 3.2.1 lets the server replace what was
-asked), and metadata the hub does not use (client_uri, scope...) is ignored. Every refusal
-carries its RFC 7591 error code and a description for people, in Spanish, that names the RFC
-fields and never the model's.
+token_endpoint_auth_method is kept on the client, and the token endpoint accepts only that one. A
+field sent as null is a field not sent (RFC 7591 section 2), a grant or response type sent twice
+counts once (section 3.2.1 lets the server replace what was asked), and metadata the hub does not
+use (client_uri, scope...) is ignored. Every refusal carries its RFC 7591 error code and a
+description for people, in Spanish, that names the RFC fields and never the model's.
 """
 
 from __future__ import annotations
