@@ -4,7 +4,7 @@ its APPLICATION_ADMIN_CLASS setting; a module of its own, imported from the libr
 from __future__ import annotations
 
 from django.contrib import admin
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.http import HttpRequest
 
 from apps.autorizacion import redirecciones, services
@@ -38,10 +38,20 @@ class AplicacionAdmin(admin.ModelAdmin):
         "verificada",
         "deshabilitada",
         "registration_source",
+        "token_endpoint_auth_method",
         "created",
         "ultimo_uso",
     )
-    readonly_fields = ("client_id", "registration_source", "created", "ultimo_uso")
+    readonly_fields = (
+        "client_id",
+        "registration_source",
+        "token_endpoint_auth_method",
+        "created",
+        "ultimo_uso",
+    )
+    # The clients in use first (a connector's unused second registrations sink to the bottom,
+    # where retention removes them after 30 days), then the newest.
+    ordering = (F("ultimo_uso").desc(nulls_last=True), "-created")
     actions = ("verificar", "quitar_verificacion", "deshabilitar", "habilitar")
 
     def get_queryset(self, request: HttpRequest):

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from oauth2_provider.exceptions import FatalClientError, OAuthToolkitError
@@ -29,7 +30,7 @@ from oauth2_provider.oauth2_validators import is_valid_resource_uri
 from oauth2_provider.views import AuthorizationView
 from oauthlib.oauth2.rfc6749 import errors
 
-from apps.autorizacion import reconocidas, redirecciones
+from apps.autorizacion import reconocidas, redirecciones, servidor
 from apps.autorizacion.accesos import ALCANCE_ESCRIBIR, ALCANCE_LEER
 from apps.autorizacion.models import Aplicacion
 from apps.cuentas.models import User
@@ -105,9 +106,14 @@ class Autorizacion(AuthorizationView):
     template_name = PLANTILLA
 
     def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        # Who asks, for a request without `scope` (servidor.Validador.get_default_scopes).
+        request.META[servidor.PERSONA] = request.user.pk
+        request.GET = servidor.con_recursos_canonicos(request.GET)
         try:
             alcances, credenciales = self.validate_authorization_request(request)
         except OAuthToolkitError as error:
+            if self.cliente_desconocido(error, request):
+                return self.agregar_de_nuevo()
             return self.error_response(error, application=None)
         aplicacion = Aplicacion.objects.get(client_id=credenciales["client_id"])
         prompt = request.GET.get("prompt", "").split()
@@ -174,6 +180,20 @@ class Autorizacion(AuthorizationView):
         }
         return self.render_to_response(contexto, status=oauthlib_error.status_code)
 
+    @staticmethod
+    def cliente_desconocido(error: OAuthToolkitError, request: HttpRequest) -> bool:
+        """The request names a client id the hub does not have (deleted, purged, or never
+        registered): not one that exists and is switched off."""
+        if not isinstance(error.oauthlib_error, errors.InvalidClientIdError):
+            return False
+        client_id = request.GET.get("client_id", "")
+        return "\x00" in client_id or not Aplicacion.objects.filter(client_id=client_id).exists()
+
+    def agregar_de_nuevo(self) -> HttpResponse:
+        """The hub's own page for a client it no longer knows: nothing to redirect to (RFC 6749
+        4.1.2.1, the redirect URI cannot be checked), so it tells the person what to do."""
+        return TemplateResponse(self.request, PLANTILLA, {"desconocido": True}, status=400)
+
     def sin_acceso(self, aplicacion, credenciales, alcances, motivo: str) -> HttpResponse:
         """The page that says why, with a way back to the client (which then gets
         access_denied): never a code."""
@@ -189,9 +209,9 @@ class Autorizacion(AuthorizationView):
     def redirect(self, redirect_to: str, application) -> HttpResponse:
         # An error found while validating the request names no application to the library,
         # which then allows https only; by then the redirect URI was checked against the
-        # client's registered ones, which may be loopback http.
+        # client's registered ones, which may be loopback http or a private-use scheme.
         if application is None and redirecciones.permitida(redirect_to):
-            return OAuth2ResponseRedirect(redirect_to, ["https", "http"])
+            return OAuth2ResponseRedirect(redirect_to, redirecciones.esquemas([redirect_to]))
         return super().redirect(redirect_to, application)
 
     def render_to_response(self, context, **kwargs) -> HttpResponse:

@@ -1,14 +1,15 @@
 """The RFC 7591 client metadata a registration may send, as the hub reads and checks it.
 
 Ours, not the library's: django-oauth-toolkit parses registration metadata only in private helpers
-of its own view (issue 24: no coupling to a library's internals; docs/decisiones.md, "OAuth").
-The hub accepts less than the library would: redirect URIs that are https or loopback http, the
-authorization_code grant (with refresh_token) and its `code` response type and nothing else, a
-client_name that is text. A field sent as null is a field not sent (RFC 7591 section 2), a
-grant or response type sent twice counts once (section 3.2.1 lets the server replace what was
-asked), and metadata the hub does not use (client_uri, scope...) is ignored. Every refusal
-carries its RFC 7591 error code and a description for people, in Spanish, that names the RFC
-fields and never the model's.
+of its own view (issue 24: no coupling to a library's internals; docs/decisiones.md, "OAuth"). The
+hub accepts less than the library would: redirect URIs by apps.autorizacion.redirecciones (https,
+loopback http, a reverse-domain private-use scheme), the authorization_code grant (with
+refresh_token) and its `code` response type and nothing else, a client_name that is text. The
+token_endpoint_auth_method is kept on the client, and the token endpoint accepts only that one. A
+field sent as null is a field not sent (RFC 7591 section 2), a grant or response type sent twice
+counts once (section 3.2.1 lets the server replace what was asked), and metadata the hub does not
+use (client_uri, scope...) is ignored. Every refusal carries its RFC 7591 error code and a
+description for people, in Spanish, that names the RFC fields and never the model's.
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ TIPOS_RESPUESTA = ("code",)
 NOMBRES_RFC = {"redirect_uris": "redirect_uris", "name": "client_name"}
 
 DIRECCIONES_PERMITIDAS = (
-    "Las direcciones de retorno deben ser https, o http a 127.0.0.1, localhost o [::1] "
-    "(RFC 8252), una por elemento de la lista."
+    "Las direcciones de retorno deben ser https, http a 127.0.0.1, localhost o [::1], o un "
+    "esquema propio con punto como com.ejemplo.app:/retorno (RFC 8252), con un nombre de host "
+    "en ASCII (un dominio internacional en su forma xn--), una por elemento de la lista."
 )
 
 
@@ -68,6 +70,7 @@ class Metadatos:
             "name": self.nombre,
             "authorization_grant_type": Aplicacion.GRANT_AUTHORIZATION_CODE,
             "client_type": Aplicacion.CLIENT_PUBLIC if publico else Aplicacion.CLIENT_CONFIDENTIAL,
+            "token_endpoint_auth_method": self.metodo,
         }
 
 

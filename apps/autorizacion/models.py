@@ -40,6 +40,16 @@ def nombre_limpio(texto: str | None) -> str:
     return " ".join(limpiar(texto).split())[:255]
 
 
+class MetodoAutenticacion(models.TextChoices):
+    """RFC 7591 `token_endpoint_auth_method`: how a client proves itself at the token endpoint.
+    Empty: a confidential client registered before the hub kept it (either secret method)."""
+
+    NINGUNO = "none", "Ninguno (cliente público, PKCE)"
+    BASIC = "client_secret_basic", "Secreto por HTTP Basic"
+    POST = "client_secret_post", "Secreto en el cuerpo de la petición"
+    ANTERIOR = "", "Secreto por HTTP Basic o en el cuerpo (registro anterior)"
+
+
 class Aplicacion(AbstractApplication):
     """An OAuth client: an assistant that registered itself or that an administrator added."""
 
@@ -74,6 +84,15 @@ class Aplicacion(AbstractApplication):
         help_text="No recibe códigos ni tokens, y los que tiene dejan de funcionar.",
     )
     ultimo_uso = models.DateTimeField("último uso", null=True, blank=True, editable=False)
+    token_endpoint_auth_method = models.CharField(
+        "autenticación en el endpoint de tokens",
+        max_length=32,
+        choices=MetodoAutenticacion.choices,
+        default=MetodoAutenticacion.NINGUNO,
+        blank=True,
+        editable=False,
+        help_text="Como se registró (RFC 7591): el endpoint de tokens solo acepta ese método.",
+    )
 
     objects = ApplicationManager()
 
@@ -113,8 +132,8 @@ class Aplicacion(AbstractApplication):
         if malas:
             errores.setdefault("redirect_uris", []).append(
                 ValidationError(
-                    "Solo se admiten direcciones https, o http a 127.0.0.1, localhost o [::1]: "
-                    + ", ".join(malas),
+                    "Solo se admiten direcciones https, http a 127.0.0.1, localhost o [::1], "
+                    "o un esquema propio con punto (com.ejemplo.app:/retorno): " + ", ".join(malas),
                     code="invalid_redirect_uri",
                 )
             )
@@ -122,8 +141,10 @@ class Aplicacion(AbstractApplication):
             raise ValidationError(errores)
 
     def get_allowed_schemes(self) -> list[str]:
-        """https, and http for loopback addresses (clean() refuses http to any other host)."""
-        return ["https", "http"]
+        """https, http for loopback addresses (clean() refuses http to any other host), and the
+        private-use schemes (RFC 8252 7.1) of this client's own redirect URIs: the library's
+        per-application hook, read at clean() and at every redirect to the client."""
+        return redirecciones.esquemas(self.redirect_uris.split())
 
     def usable_ahora(self, ajustes: AjustesAsistente | None = None) -> bool:
         """Whether this client may get codes and tokens and use them now."""

@@ -5,6 +5,11 @@ from its issue), revoked or not; kept until then, a revoked one is what detects 
 access token expired longer ago than that has no refresh token left to renew it. Codes last a
 minute; the record of an exchanged code (apps.autorizacion.canjes) is kept for its hour. The
 library's `cleartokens` is not used: it does not know the administrator's lifetime.
+
+A client that registered itself (RFC 7591 or a metadata document) and never completed a sign-in
+(no token, no code under way, never used) goes after REGISTRO_SIN_USO_DIAS: connectors such as
+Claude's register again on every connection attempt, and the rows would pile up in the admin. One
+an administrator verified or disabled is the administrator's to delete.
 """
 
 from __future__ import annotations
@@ -14,9 +19,11 @@ from datetime import datetime, timedelta
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
 from apps.autorizacion.canjes import RECUERDO_SEGUNDOS
-from apps.autorizacion.models import CanjeCodigo
+from apps.autorizacion.models import Aplicacion, CanjeCodigo
 from apps.autorizacion.servidor import vigencia_refresco
 from hub.retencion import PURGAS, Purga
+
+REGISTRO_SIN_USO_DIAS = 30
 
 
 @PURGAS.agregar
@@ -52,4 +59,23 @@ def codigos_canjeados(ahora: datetime) -> Purga:
         f"códigos de autorización OAuth canjeados (hace más de {RECUERDO_SEGUNDOS // 60} minutos)",
         "borrados",
         CanjeCodigo.objects.filter(canjeado__lt=ahora - timedelta(seconds=RECUERDO_SEGUNDOS)),
+    )
+
+
+@PURGAS.agregar
+def registros_sin_uso(ahora: datetime) -> Purga:
+    return Purga(
+        "aplicaciones registradas que nunca completaron un ingreso "
+        f"(hace más de {REGISTRO_SIN_USO_DIAS} días)",
+        "borradas",
+        Aplicacion.objects.filter(
+            registration_source__in=[Aplicacion.Origen.DCR, Aplicacion.Origen.CIMD],
+            created__lt=ahora - timedelta(days=REGISTRO_SIN_USO_DIAS),
+            ultimo_uso__isnull=True,
+            verificada=False,
+            deshabilitada=False,
+        )
+        .exclude(pk__in=AccessToken.objects.values("application"))
+        .exclude(pk__in=RefreshToken.objects.values("application"))
+        .exclude(pk__in=Grant.objects.values("application")),
     )

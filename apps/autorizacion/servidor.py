@@ -22,16 +22,23 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
+from django.http import QueryDict
 from django.utils import timezone
-from oauth2_provider.models import Grant
+from oauth2_provider.models import AccessToken, Grant
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauthlib.oauth2 import WebApplicationServer
 from oauthlib.oauth2.rfc6749 import errors
 
-from apps.autorizacion import canjes
+from apps.autorizacion import canjes, redirecciones
+from apps.autorizacion.models import Aplicacion, MetodoAutenticacion
 from apps.mcp import recurso
 from apps.mcp.models import AjustesAsistente
+
+# The person at the authorization endpoint, as the consent view hands it to the library: a
+# request.META key without the HTTP_ prefix, which no request header can set.
+PERSONA = "hub.persona_autorizando"
 
 
 def vigencia_acceso(request=None) -> int:
@@ -46,6 +53,33 @@ def vigencia_refresco() -> timedelta:
 
 class Validador(OAuth2Validator):
     """The library's validator, with the hub's lifetimes and resource binding."""
+
+    def authenticate_client(self, request, *args, **kwargs) -> bool:
+        """The library's check of the secret, and then the method the client registered
+        (RFC 7591 `token_endpoint_auth_method`): the library takes a secret by HTTP Basic or in
+        the body from any client. A client using another method than its own, or two at once,
+        gets `invalid_client` (RFC 6749 2.3 and 5.2)."""
+        por_basic = usa_basic(request)
+        en_cuerpo = bool(getattr(request, "client_secret", None))
+        if not super().authenticate_client(request, *args, **kwargs):
+            return False
+        return metodo_usado(por_basic, en_cuerpo) in metodos_admitidos(request.client)
+
+    def validate_redirect_uri(self, client_id, redirect_uri, request, *args, **kwargs) -> bool:
+        """The registration's rule (apps.autorizacion.redirecciones) at the authorization request
+        too: a URI stored before the rule, or by other means, is not followed."""
+        return redirecciones.permitida(redirect_uri) and super().validate_redirect_uri(
+            client_id, redirect_uri, request, *args, **kwargs
+        )
+
+    def get_default_scopes(self, client_id, request, *args, **kwargs) -> list[str]:
+        """A request without `scope`: what the person granted this client last time (a
+        connector reconnecting omits it), never wider; the defaults on a first connection."""
+        por_defecto = super().get_default_scopes(client_id, request, *args, **kwargs)
+        persona = (request.headers or {}).get(PERSONA)
+        if request.client is None or not persona:
+            return por_defecto
+        return alcances_concedidos(persona, request.client) or por_defecto
 
     def validate_refresh_token(self, refresh_token, client, request, *args, **kwargs) -> bool:
         if not super().validate_refresh_token(refresh_token, client, request, *args, **kwargs):
@@ -122,6 +156,65 @@ class Validador(OAuth2Validator):
 
     def validate_silent_login(self, request) -> bool:
         return False
+
+
+def recurso_canonico(valor: str) -> str:
+    """The MCP endpoint's URL for itself with a trailing slash (a client that appends one names
+    the same resource); any other value as sent."""
+    mcp = recurso.url_recurso()
+    return mcp if valor.rstrip("/") == mcp else valor
+
+
+def con_recursos_canonicos(parametros: QueryDict) -> QueryDict:
+    """These parameters with each `resource` in its canonical form (the library reads them from
+    request.GET at the authorization endpoint and request.POST at the token endpoint)."""
+    if "resource" not in parametros:
+        return parametros
+    copia = parametros.copy()
+    copia.setlist("resource", [recurso_canonico(v) for v in parametros.getlist("resource")])
+    copia._mutable = False
+    return copia
+
+
+def usa_basic(request) -> bool:
+    """The request carries HTTP Basic client credentials (RFC 6749 2.3.1)."""
+    valor = (request.headers or {}).get("Authorization") or ""
+    return valor.split(" ", 1)[0].lower() == "basic"
+
+
+def metodo_usado(por_basic: bool, en_cuerpo: bool) -> str | None:
+    """The RFC 7591 method a token request used; None for two at once (RFC 6749 2.3)."""
+    if por_basic and en_cuerpo:
+        return None
+    if por_basic:
+        return MetodoAutenticacion.BASIC
+    if en_cuerpo:
+        return MetodoAutenticacion.POST
+    return MetodoAutenticacion.NINGUNO
+
+
+def metodos_admitidos(aplicacion: Aplicacion) -> tuple[str, ...]:
+    """The methods this client may authenticate with at the token and revocation endpoints."""
+    metodo = aplicacion.token_endpoint_auth_method
+    if metodo == MetodoAutenticacion.ANTERIOR:
+        if aplicacion.client_type != Aplicacion.CLIENT_CONFIDENTIAL:
+            return (MetodoAutenticacion.NINGUNO,)
+        # Registered before the hub kept the method: either secret method, as then.
+        return (MetodoAutenticacion.BASIC, MetodoAutenticacion.POST)
+    return (metodo,)
+
+
+def alcances_concedidos(persona: int, aplicacion: Aplicacion) -> list[str]:
+    """The scopes of the last token this person got for this client (within what the server
+    offers today), or [] when there is none."""
+    ultimo = (
+        AccessToken.objects.filter(user_id=persona, application=aplicacion)
+        .order_by("-created")
+        .values_list("scope", flat=True)
+        .first()
+    )
+    ofrecidos = set(settings.OAUTH2_PROVIDER["SCOPES"])
+    return sorted(a for a in (ultimo or "").split() if a in ofrecidos)
 
 
 class Servidor(WebApplicationServer):

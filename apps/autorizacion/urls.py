@@ -10,6 +10,7 @@ from oauth2_provider import views as vistas_oauth
 
 from apps.autorizacion.consentimiento import Autorizacion
 from apps.autorizacion.vistas import Registro, Token, metadatos_servidor
+from apps.mcp.recurso import RUTA_MCP
 
 app_name = "oauth2_provider"
 urlpatterns = [
@@ -17,6 +18,20 @@ urlpatterns = [
         ".well-known/oauth-authorization-server",
         metadatos_servidor,
         name="oauth-server-metadata",
+    ),
+    # The same RFC 8414 document where clients look for it: the path-inserted form (a client
+    # that takes the MCP endpoint for the issuer) and OpenID Connect discovery (a client that
+    # tries it first). Never an OpenID Provider's claims: the hub issues no id_token.
+    path(
+        ".well-known/oauth-authorization-server" + RUTA_MCP,
+        metadatos_servidor,
+        name="oauth-server-metadata-mcp",
+    ),
+    path(".well-known/openid-configuration", metadatos_servidor, name="openid-configuration"),
+    path(
+        ".well-known/openid-configuration" + RUTA_MCP,
+        metadatos_servidor,
+        name="openid-configuration-mcp",
     ),
     path("oauth/authorize", Autorizacion.as_view(), name="authorize"),
     path("oauth/token", Token.as_view(), name="token"),

@@ -99,6 +99,8 @@ class Token(TokenView):
             # only the last value (oauthlib's own repeat checks never see the first).
             respuesta = HttpResponse(servidor.repetido(doble).json, status=400)
         else:
+            # RFC 8707 with a trailing slash names the MCP endpoint all the same.
+            request.POST = servidor.con_recursos_canonicos(request.POST)
             respuesta = super().post(request, *args, **kwargs)
         respuesta["Content-Type"] = "application/json"
         return _sin_cache(respuesta)

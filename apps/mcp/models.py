@@ -147,15 +147,16 @@ class AjustesAsistente(ModeloUnico):
     )
     oauth_cimd_habilitado = models.BooleanField(
         "documentos de metadatos de cliente (CIMD)",
-        default=False,
-        help_text="Acepta como client_id la dirección https de un documento de metadatos, solo "
-        "de los dominios permitidos abajo.",
+        default=True,
+        help_text="Acepta como client_id la dirección https de un documento de metadatos (así se "
+        "conectan Claude y ChatGPT sin registrarse). Solo se consultan direcciones públicas.",
     )
     oauth_cimd_dominios = models.JSONField(
         "dominios permitidos para CIMD",
         default=_lista_vacia,
         blank=True,
-        help_text="Dominios (p. ej. claude.ai o .openai.com para sus subdominios).",
+        help_text="Vacío: cualquier dominio público. Con dominios (p. ej. claude.ai, o "
+        ".openai.com para sus subdominios), solo esos.",
     )
     oauth_acceso_segundos = models.PositiveIntegerField(
         "vigencia del token de acceso OAuth (segundos)",

@@ -175,3 +175,28 @@ def test_the_codes_list_costs_the_same_queries_for_one_code_or_many(administra):
         html = administra.get(CODIGOS).content.decode()
     assert "App 4" in html and str(persona) in html
     assert len(varios) == len(uno)
+
+
+def test_the_list_shows_used_clients_first_then_the_newest(administra):
+    ahora = timezone.now()
+    nueva = nueva_aplicacion("Registro sin uso, reciente")
+    vieja = nueva_aplicacion("Registro sin uso, viejo")
+    Aplicacion.objects.filter(pk=vieja.pk).update(created=ahora - timedelta(days=3))
+    usada = nueva_aplicacion("Usada hace una semana", ultimo_uso=ahora - timedelta(days=7))
+    Aplicacion.objects.filter(pk=usada.pk).update(created=ahora - timedelta(days=20))
+    hoy = nueva_aplicacion("Usada hoy", ultimo_uso=ahora)
+    Aplicacion.objects.filter(pk=hoy.pk).update(created=ahora - timedelta(days=40))
+    lista = administra.get(LISTA).context["cl"].result_list
+    assert [a.pk for a in lista] == [hoy.pk, usada.pk, nueva.pk, vieja.pk]
+
+
+def test_the_change_form_shows_how_the_client_authenticates_at_the_token_endpoint(administra):
+    app = nueva_aplicacion(
+        "Claude",
+        client_type=Aplicacion.CLIENT_CONFIDENTIAL,
+        token_endpoint_auth_method="client_secret_post",
+    )
+    html = administra.get(f"{LISTA}{app.pk}/change/").content.decode()
+    assert "Autenticación en el endpoint de tokens" in html
+    assert "Secreto en el cuerpo de la petición" in html
+    assert 'name="token_endpoint_auth_method"' not in html  # as registered: not editable

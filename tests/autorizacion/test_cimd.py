@@ -1,5 +1,6 @@
-"""Client ID metadata documents: accepted only behind the administrator's switch and from the
-hosts listed, with the same redirect rule as registration (the library's fetcher stubbed)."""
+"""Client ID metadata documents: on by default from any public host, off or limited to the hosts
+listed by the administrator, with the same redirect rule as registration (the library's fetcher
+stubbed, except where its refusal of non-public addresses is the point)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from oauth2_provider import cimd
 from oauth2_provider.models import Grant
 
 from apps.autorizacion.models import Aplicacion
+from apps.mcp.models import AjustesAsistente
 from tests.autorizacion.factories import REDIRECCION
 from tests.autorizacion.flujo import Pedido
 from tests.mcp_cliente import ajustar
@@ -68,3 +70,22 @@ def test_switching_documents_off_stops_a_client_that_came_through_one(sesion, do
     assert sesion.get(Pedido(client_id=DOCUMENTO).url()).status_code == 200
     ajustar(oauth_cimd_habilitado=False)
     assert sesion.get(Pedido(client_id=DOCUMENTO).url()).status_code in (400, 401)
+
+
+def test_documents_are_on_by_default_from_any_public_host(sesion, documentos):
+    ajustes = AjustesAsistente.cargar()
+    assert ajustes.oauth_cimd_habilitado is True and ajustes.oauth_cimd_dominios == []
+    _publicar(documentos)
+    assert sesion.get(Pedido(client_id=DOCUMENTO).url()).status_code == 200
+    assert Aplicacion.objects.get(client_id=DOCUMENTO).registration_source == "cimd"
+
+
+@pytest.mark.parametrize(
+    "documento", ["https://127.0.0.1/cliente.json", "https://localhost/cliente.json"]
+)
+def test_the_fetcher_never_reaches_a_non_public_address(sesion, documento):
+    """The library's hardened fetcher, not stubbed: a loopback host is refused before any
+    connection, and the request is an unknown client."""
+    r = sesion.get(Pedido(client_id=documento).url())
+    assert r.status_code == 400 and "Location" not in r
+    assert not Aplicacion.objects.exists()

@@ -45,6 +45,8 @@ def test_the_authorization_server_metadata_lists_exactly_what_it_accepts(client)
             "client_secret_basic",
         ],
         "authorization_response_iss_parameter_supported": True,
+        # On by default (any public host): Claude and ChatGPT connect without registering.
+        "client_id_metadata_document_supported": True,
     }
 
 

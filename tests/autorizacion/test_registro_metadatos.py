@@ -242,12 +242,12 @@ def test_a_name_too_long_is_refused_in_spanish_under_its_rfc_name(client):
 
 
 def test_a_redirect_the_model_finds_malformed_is_refused_in_spanish(client):
-    # A host label starting with a hyphen: the hub's scheme rule lets it through, the model's
-    # URL validation does not, and the answer names no internal validator.
-    # RFC 7591 3.2.2: any fault of a redirect URI is invalid_redirect_uri.
-    respuesta = registrar(client, redirecciones=["https://-malo.example/cb"])
+    # A private-use scheme with no slash after it: the hub's scheme rule lets it through, the
+    # model's URI validation (RFC 8252 7.1's `scheme:/path` form) does not, and the answer names
+    # no internal validator. RFC 7591 3.2.2: any fault of a redirect URI is invalid_redirect_uri.
+    respuesta = registrar(client, redirecciones=["com.example.app:retorno"])
     descripcion = _rechazo(respuesta, "invalid_redirect_uri")
-    assert descripcion.startswith("redirect_uris: ") and "https://-malo.example/cb" in descripcion
+    assert descripcion.startswith("redirect_uris: ") and "com.example.app:retorno" in descripcion
 
 
 def test_a_content_length_that_is_not_a_number_is_a_clear_400(client):

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
-from apps.autorizacion.models import CanjeCodigo
+from apps.autorizacion.models import Aplicacion, CanjeCodigo
 from apps.mcp.models import AjustesAsistente
 from tests.autorizacion.factories import emitir_token, nueva_aplicacion
 from tests.factories import UserFactory
@@ -76,3 +76,40 @@ def test_records_of_exchanged_codes_are_purged_after_an_hour_and_recent_ones_kep
     call_command("mantenimiento", stdout=salida)
     assert "códigos de autorización OAuth canjeados" in salida.getvalue()
     assert list(CanjeCodigo.objects.values_list("huella", flat=True)) == ["b" * 64]
+
+
+def _registrada(nombre: str, dias: int, **campos):
+    app = nueva_aplicacion(nombre, **campos)
+    Aplicacion.objects.filter(pk=app.pk).update(created=timezone.now() - timedelta(days=dias))
+    return app
+
+
+def test_registrations_that_never_completed_a_sign_in_go_after_thirty_days():
+    """Claude registers twice per connection: the unused registration must not pile up."""
+    persona = UserFactory(username="dora_retencion")
+    olvidada = _registrada("Claude (segundo registro)", 31)
+    cimd = _registrada("Documento sin uso", 31, registration_source=Aplicacion.Origen.CIMD)
+    reciente = _registrada("Claude (de ayer)", 29)
+    conectada = _registrada("Claude", 90)
+    emitir_token(persona, conectada)
+    usada = _registrada("Cursor", 90, ultimo_uso=timezone.now() - timedelta(days=60))
+    en_curso = _registrada("VS Code", 31)
+    Grant.objects.create(
+        user=persona,
+        application=en_curso,
+        code="en-curso",
+        expires=timezone.now() + timedelta(seconds=60),
+        redirect_uri=en_curso.redirect_uris,
+        scope="asistente:leer",
+    )
+    manual = _registrada("Agregada a mano", 400, registration_source=Aplicacion.Origen.MANUAL)
+    verificada = _registrada("Verificada sin uso", 400, verificada=True)
+    deshabilitada = _registrada("Deshabilitada", 400, deshabilitada=True)
+    salida = io.StringIO()
+    call_command("mantenimiento", stdout=salida)
+    assert "aplicaciones registradas que nunca completaron un ingreso" in salida.getvalue()
+    quedan = set(Aplicacion.objects.values_list("pk", flat=True))
+    assert olvidada.pk not in quedan and cimd.pk not in quedan
+    assert quedan == {
+        a.pk for a in (reciente, conectada, usada, en_curso, manual, verificada, deshabilitada)
+    }

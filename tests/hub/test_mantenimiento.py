@@ -233,6 +233,8 @@ def test_a_run_reports_every_table_once_in_a_fixed_order(settings):
         "tokens de acceso OAuth vencidos: 0 borrados",
         "códigos de autorización OAuth vencidos: 0 borrados",
         "códigos de autorización OAuth canjeados (hace más de 60 minutos): 0 borrados",
+        "aplicaciones registradas que nunca completaron un ingreso (hace más de 30 días): "
+        "0 borradas",
         "mensajes de contacto (más de 60 días): 1 borrados",
         "sesiones (vencidas hace más de 2 días): 0 borradas",
     ]
@@ -247,6 +249,8 @@ def test_a_dry_run_reports_every_table_once_and_closes_no_refusal_count():
         "tokens de acceso OAuth vencidos: 0 se borrarían",
         "códigos de autorización OAuth vencidos: 0 se borrarían",
         "códigos de autorización OAuth canjeados (hace más de 60 minutos): 0 se borrarían",
+        "aplicaciones registradas que nunca completaron un ingreso (hace más de 30 días): "
+        "0 se borrarían",
         "mensajes de contacto (más de 365 días): 0 se borrarían",
         "sesiones (vencidas hace más de 0 días): 0 se borrarían",
     ]

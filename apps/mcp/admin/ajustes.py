@@ -81,7 +81,8 @@ class AjustesAsistenteForm(forms.ModelForm):
         label="Dominios permitidos para CIMD",
         required=False,
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60, "spellcheck": "false"}),
-        help_text="Uno por línea, p. ej. claude.ai, o .openai.com para todos sus subdominios.",
+        help_text="Vacío: se aceptan documentos de cualquier dominio público. Para limitarlos, "
+        "uno por línea, p. ej. claude.ai, o .openai.com para todos sus subdominios.",
     )
 
     class Meta:
