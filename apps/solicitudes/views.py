@@ -146,7 +146,9 @@ def actuar(request: HttpRequest, pk: int, accion: str) -> HttpResponse:
 def _cambio(request: HttpRequest, solicitud: Solicitud, error: SolicitudCambio) -> HttpResponse:
     """409: the form was drawn for the request as it was before; nothing was done."""
     actual = pantalla.solicitud_visible(request.user, solicitud.pk) or solicitud
-    contexto = {"solicitud": actual, "detalle": error.detalle}
+    # The heading says that it changed; the alert, only why nothing was done.
+    _titulo, _, razon = error.detalle.partition(": ")
+    contexto = {"solicitud": actual, "detalle": (razon[:1].upper() + razon[1:]) or error.detalle}
     return render(request, "solicitudes/cambio.html", contexto, status=409)
 
 
@@ -177,6 +179,8 @@ def _firmar(request: HttpRequest, pk: int) -> HttpResponse:
         contexto["error"] = pantalla.NO_SE_PUEDE
         return render(request, "solicitudes/detalle.html", contexto, status=403)
     contexto["texto_firma"] = services.texto_de_firma(solicitud)
+    # The number kept on one line (a browser breaks lines at its hyphens).
+    contexto["partes_firma"] = contexto["texto_firma"].partition(solicitud.numero_visible)
     contexto["siguiente"] = solicitud.etapa_actual.siguiente()
     if request.method == "GET":
         return render(request, "solicitudes/firmar.html", contexto)

@@ -105,7 +105,7 @@ def test_the_same_comment_form_posted_twice_stores_one_comment(client, flujo):
     assert client.post(f"{s.enlace}/comentar", datos).status_code == 302
     r = client.post(f"{s.enlace}/comentar", datos)
     assert r.status_code == 409
-    assert "ese comentario ya quedó publicado" in _plano(r)
+    assert "Ese comentario ya quedó publicado y no se guardó otra vez." in _plano(r)
     assert Comentario.objects.filter(solicitud=s).count() == 1
     assert client.post(f"{s.enlace}/comentar", {"texto": "Sin formulario"}).status_code == 409
     assert Comentario.objects.filter(solicitud=s).count() == 1
