@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.firmas.models import Firma
+from apps.mcp.registro import registro
 from apps.solicitudes import selectors, services
 from apps.solicitudes.errores import (
     AccionNoPermitida,
@@ -17,7 +18,7 @@ from apps.solicitudes.errores import (
 )
 from apps.solicitudes.models import Accion, Estado, Evento, Tarea
 from tests.factories import CONTRASENA, UserFactory
-from tests.solicitudes.factories import persona
+from tests.solicitudes.factories import persona, tipo_con_etapas
 
 pytestmark = pytest.mark.django_db
 
@@ -79,10 +80,7 @@ def test_signing_with_the_password_completes_the_stage_and_records_who_signed_wh
 
 
 def test_signing_a_middle_stage_moves_the_request_to_the_next_one(flujo):
-    roles = flujo.roles
-    from tests.solicitudes.factories import tipo_con_etapas
-
-    tipo = tipo_con_etapas(*roles, nombre="Con firma en medio", firmas={1: True})
+    tipo = tipo_con_etapas(*flujo.roles, nombre="Con firma en medio", firmas={1: True})
     s = services.radicar(tipo=tipo, solicitante=flujo.solicitante, resumen="Resumen de prueba")
     s = services.firmar(solicitud=s, actor=flujo.responsables[0], contrasena=CONTRASENA)
     assert (s.estado, s.etapa_actual.orden) == (Estado.EN_TRAMITE, 2)
@@ -152,3 +150,11 @@ def test_the_pages_offer_signing_instead_of_completing_a_signature_stage(flujo):
     assert "firmar" not in services.acciones_permitidas(
         solicitud=s, actor=UserFactory(is_superuser=True)
     )
+
+
+def test_no_assistant_tool_signs_or_moves_a_stage():
+    """The assistant writes a comment or files a help-desk case; signing is the page's alone."""
+    assert {h.nombre for h in registro if h.escritura} == {
+        "comentar_solicitud",
+        "radicar_mesa_ayuda",
+    }
