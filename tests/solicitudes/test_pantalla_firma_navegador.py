@@ -12,7 +12,7 @@ from apps.solicitudes.models import Accion, Evento, Solicitud
 from hub.demo import ContextoDemo
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
-from tests.solicitudes.test_pantalla_acciones_navegador import ANCHOS, _aviso, _ingresar
+from tests.solicitudes.navegador import ANCHOS, aviso, ingresar
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
 
@@ -33,7 +33,7 @@ def test_the_holder_signs_the_stage_with_the_password_after_a_wrong_one(
     firmante = flujo.responsables[2]
     pagina = navegador(ancho, alto)
     violaciones = vigilar_csp(pagina)
-    _ingresar(pagina, firmante.username, s.enlace)
+    ingresar(pagina, firmante.username, s.enlace)
     assert pagina.get_by_role("button", name="Aprobar la solicitud").count() == 0
 
     pagina.get_by_role("link", name="Firmar…").click()
@@ -55,7 +55,7 @@ def test_the_holder_signs_the_stage_with_the_password_after_a_wrong_one(
     pagina.get_by_label("Para firmar, escriba otra vez su contraseña").fill("clave-de-prueba-123")
     pagina.get_by_role("button", name="Firmar", exact=True).click()
     pagina.wait_for_url(pagina.base + s.enlace)
-    assert _aviso(pagina) == f"Firmó la etapa: la solicitud {s.numero_visible} siguió su trámite."
+    assert aviso(pagina) == f"Firmó la etapa: la solicitud {s.numero_visible} siguió su trámite."
     assert Solicitud.objects.get(pk=s.pk).estado == "aprobado"
     assert Evento.objects.get(solicitud=s, accion=Accion.FIRMADA).actor_id == firmante.pk
     assert "Texto firmado:" in pagina.inner_text("main")
@@ -72,7 +72,7 @@ def test_a_page_left_open_while_someone_else_moved_the_request_answers_409(
     titular = flujo.responsables[0]
     pagina = navegador(ancho, alto)
     violaciones = vigilar_csp(pagina)
-    _ingresar(pagina, titular.username, s.enlace)
+    ingresar(pagina, titular.username, s.enlace)
     boton = pagina.get_by_role("button", name="Completar la etapa y pasar a «Etapa 2")
     assert boton.is_visible()
     # Meanwhile, in another tab or by a colleague: the stage is completed.
