@@ -90,11 +90,12 @@ def test_signing_a_middle_stage_moves_the_request_to_the_next_one(flujo):
     ]
 
 
-def test_a_wrong_password_signs_nothing(flujo):
+@pytest.mark.parametrize("contrasena", ["otra-clave-123", "", "\x00", CONTRASENA + "x" * 5000])
+def test_a_wrong_password_signs_nothing(flujo, contrasena):
     s = _en_la_etapa_de_firma(flujo)
     antes = _foto(s)
     with pytest.raises(DatosInvalidos) as error:
-        services.firmar(solicitud=s, actor=flujo.responsables[2], contrasena="otra-clave-123")
+        services.firmar(solicitud=s, actor=flujo.responsables[2], contrasena=contrasena)
     assert error.value.campos == {"contrasena": ["La contraseña no es correcta."]}
     assert _foto(s) == antes
 

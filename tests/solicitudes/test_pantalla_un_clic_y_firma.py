@@ -79,7 +79,8 @@ def test_a_stage_action_posted_without_the_version_its_form_carries_does_nothing
     s = flujo.radicar()
     client.force_login(flujo.responsables[0])
     antes = _foto(s)
-    for datos in ({}, {"version": "abc"}, {"version": "١"}, {"version": str(s.version + 1)}):
+    malas = ("abc", "١", "\x00", "9" * 40, str(s.version + 1))
+    for datos in ({}, *({"version": v} for v in malas)):
         r = client.post(f"{s.enlace}/avanzar", datos)
         assert r.status_code == 409
         assert CAMBIO in _plano(r)
@@ -108,6 +109,8 @@ def test_the_same_comment_form_posted_twice_stores_one_comment(client, flujo):
     assert "Ese comentario ya quedó publicado y no se guardó otra vez." in _plano(r)
     assert Comentario.objects.filter(solicitud=s).count() == 1
     assert client.post(f"{s.enlace}/comentar", {"texto": "Sin formulario"}).status_code == 409
+    datos = {"texto": "Con un nonce roto", "nonce": "a\x00" * 10}
+    assert client.post(f"{s.enlace}/comentar", datos).status_code == 409
     assert Comentario.objects.filter(solicitud=s).count() == 1
 
 

@@ -23,6 +23,8 @@ from apps.solicitudes.services.historial import crear_evento, nombre_actor
 from apps.solicitudes.services.transiciones import TRANSICIONES
 
 CONTRASENA_INCORRECTA = "La contraseña no es correcta."
+# Longer is never a password of this hub; not hashed (PBKDF2 over megabytes costs seconds).
+MAX_CONTRASENA = 4096
 
 
 def texto_de_firma(solicitud: Solicitud) -> str:
@@ -69,7 +71,11 @@ def firmar(
         firmado = texto_de_firma(s)
         if texto is not None and texto != firmado:
             raise SolicitudCambio(CAMBIO.format(que="el texto a firmar ya no es el que usted vio."))
-        if not isinstance(contrasena, str) or not actor.check_password(contrasena):
+        if (
+            not isinstance(contrasena, str)
+            or len(contrasena) > MAX_CONTRASENA
+            or not actor.check_password(contrasena)
+        ):
             raise DatosInvalidos(
                 CONTRASENA_INCORRECTA, campos={"contrasena": [CONTRASENA_INCORRECTA]}
             )
