@@ -6,6 +6,7 @@ change through the services, which keep tasks and history consistent.
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
 from django.db.models import Count
 from django.utils import timezone
@@ -129,8 +130,35 @@ class EventoInline(_SoloLectura, admin.TabularInline):
         )
 
 
+class SolicitudAdminForm(forms.ModelForm):
+    """The change form carries the request's version it was drawn for, as the request page's
+    forms do: saved over a newer one (a transition, another administrator) it acts on nothing."""
+
+    version_formulario = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["version_formulario"].initial = self.instance.version
+
+    def clean(self):
+        datos = super().clean()
+        # The admin's change view runs in a transaction: the row stays locked until saved.
+        actual = (
+            Solicitud.objects.select_for_update()
+            .filter(pk=self.instance.pk)
+            .values_list("version", flat=True)
+            .first()
+        )
+        if datos.get("version_formulario") != actual:
+            raise forms.ValidationError(
+                services.CAMBIO.format(que="nada se guardó."), code="solicitud_cambio"
+            )
+        return datos
+
+
 @admin.register(Solicitud)
 class SolicitudAdmin(admin.ModelAdmin):
+    form = SolicitudAdminForm
     # Within 1280 px: which request, of what type, where it stands, whose; the requester and
     # the other dates are on its page.
     list_display = (
@@ -155,7 +183,20 @@ class SolicitudAdmin(admin.ModelAdmin):
     raw_id_fields = ("solicitante", "padre")
     inlines = [CampoFormularioInline, TareaInline, ComentarioInline, EventoInline]
     fieldsets = (
-        (None, {"fields": ("numero_radicado", "enlace", "tipo", "area", "resumen", "padre")}),
+        (
+            None,
+            {
+                "fields": (
+                    "numero_radicado",
+                    "enlace",
+                    "tipo",
+                    "area",
+                    "resumen",
+                    "padre",
+                    "version_formulario",
+                )
+            },
+        ),
         (
             "Trámite",
             {"fields": ("estado", "etapa_actual", "rol_responsable", "hijos_visibles")},
@@ -206,6 +247,11 @@ class SolicitudAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # requests are filed through the services (number, tasks, history)
+
+    def save_model(self, request, obj, form, change):
+        # A change here makes every form drawn before it stale, as a transition does.
+        obj.version += 1
+        super().save_model(request, obj, form, change)
 
     def has_delete_permission(self, request, obj=None):
         return False  # the record of a filing is kept; annul it instead

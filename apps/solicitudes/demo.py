@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
+from apps.cuentas.demo import CONTRASENA_DEMO
 from apps.solicitudes import services
 from apps.solicitudes.demo_masivo import cargar_masivo
 from apps.solicitudes.models import (
@@ -433,6 +434,16 @@ def _crear(e: Escenario, tipos, usuarios, hechas: dict[str, Solicitud]) -> Solic
     )
 
 
+def _completar(solicitud: Solicitud, actor) -> None:
+    """Complete the current stage; one that requires a signature, signed by the person with the
+    demo's password (as the page asks them to: no one completes it otherwise)."""
+    actual = Solicitud.objects.select_related("etapa_actual").get(pk=solicitud.pk)
+    if services.requiere_firma(actual):
+        services.firmar(solicitud=actual, actor=actor, contrasena=CONTRASENA_DEMO)
+    else:
+        services.avanzar(solicitud=actual, actor=actor)
+
+
 def _ejecutar(solicitud: Solicitud, pasos: list[tuple], usuarios) -> None:
     # Every step happens "now"; each wait moves everything done so far back in time.
     for paso in pasos:
@@ -447,7 +458,7 @@ def _ejecutar(solicitud: Solicitud, pasos: list[tuple], usuarios) -> None:
         elif accion == "comentar":
             services.comentar(solicitud=solicitud, autor=usuarios[args[0]], texto=args[1])
         elif accion == "avanzar":
-            services.avanzar(solicitud=solicitud, actor=usuarios[args[0]])
+            _completar(solicitud, usuarios[args[0]])
         elif accion == "devolver":
             services.devolver(solicitud=solicitud, actor=usuarios[args[0]], motivo=args[1])
         elif accion == "rechazar":

@@ -44,3 +44,14 @@ class MesaAyudaNoConfigurada(ErrorSolicitud):
     """No active help-desk request type exists (an administrator must create one)."""
 
     codigo = "MESA_AYUDA_NO_CONFIGURADA"
+
+
+class SolicitudCambio(TransicionInvalida):
+    """The form was drawn for the request as it was before: it acts on nothing (409 on the page).
+
+    The same code as any refused transition: the interface's codes stay as they are.
+    """
+
+
+class FirmaRequerida(TransicionInvalida):
+    """The current stage completes only by signing it (`firmar`), not by advancing it."""

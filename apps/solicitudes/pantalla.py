@@ -4,6 +4,7 @@ how an action posted from it runs through its service."""
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ from apps.solicitudes.errores import (
     AccionNoPermitida,
     DatosInvalidos,
     ErrorSolicitud,
+    SolicitudCambio,
     SolicitudNoEncontrada,
     TransicionInvalida,
 )
@@ -54,6 +56,8 @@ ACCIONES: dict[str, AccionPagina] = {
         "marcar_atencion", "La solicitud {numero} quedó marcada para atención.", campo="motivo"
     ),
     "reanudar": AccionPagina("reanudar", "El trámite de la solicitud {numero} se reanudó."),
+    # Its own view (views.firmar): the text to sign and the person's password.
+    "firmar": AccionPagina("firmar", "Firmó la etapa: la solicitud {numero} siguió su trámite."),
     "corregir": AccionPagina(
         "corregir",
         "Envió la corrección: la solicitud {numero} volvió a su trámite.",
@@ -155,7 +159,9 @@ def formulario_correccion(
     }
 
 
-def corregir(*, solicitud: Solicitud, actor, datos: Mapping[str, Any]) -> None:
+def corregir(
+    *, solicitud: Solicitud, actor, datos: Mapping[str, Any], version: int | None = None
+) -> None:
     """`services.corregir` with what the form changed: the summary and the shown fields whose
     value differs (sensitive fields are not on the page, so they stay as filed)."""
     cambiados = [
@@ -173,6 +179,7 @@ def corregir(*, solicitud: Solicitud, actor, datos: Mapping[str, Any]) -> None:
             comentario=str(datos.get("comentario", "")) or None,
             resumen=None if resumen is None else str(resumen),
             campos=cambiados,
+            version=version,
         )
     except DatosInvalidos as error:
         # The service names a field by its place in the list it got; the page, by its input.
@@ -185,8 +192,30 @@ def corregir(*, solicitud: Solicitud, actor, datos: Mapping[str, Any]) -> None:
         raise
 
 
+NO_SE_PUEDE = "Usted no puede hacer esto con la solicitud en este momento."
+SIN_FORMULARIO = "la página desde la que envió esto no es de esta solicitud."
+
+
+def version_del_formulario(datos: Mapping[str, Any]) -> int:
+    """The request's version a form was drawn for; a post without a valid one was drawn by no
+    page of this request, and acts on nothing (SolicitudCambio)."""
+    valor = str(datos.get("version", ""))
+    if not valor.isascii() or not valor.isdigit() or len(valor) > 10:
+        raise SolicitudCambio(services.CAMBIO.format(que=SIN_FORMULARIO))
+    return int(valor)
+
+
+def nonce_del_formulario(datos: Mapping[str, Any]) -> str:
+    """The comment form's single-use nonce (SolicitudCambio without a valid one)."""
+    valor = str(datos.get("nonce", ""))
+    if not services.NONCE.match(valor):
+        raise SolicitudCambio(services.CAMBIO.format(que=SIN_FORMULARIO))
+    return valor
+
+
 def contexto(usuario, solicitud: Solicitud) -> dict[str, Any]:
-    """Everything the request page shows."""
+    """Everything the request page shows, and what its forms were drawn for (the request's
+    version; the comment form, a fresh nonce kept until a comment is stored with it)."""
     tarea = selectors.tarea_actual(solicitud)
     ofrece = ofrecidas(usuario, solicitud, tarea)
     etapa = solicitud.etapa_actual
@@ -211,6 +240,8 @@ def contexto(usuario, solicitud: Solicitud) -> dict[str, Any]:
         "max_texto": services.MAX_COMENTARIO,
         "errores": {},
         "valores": {},
+        "version": solicitud.version,
+        "nonce": secrets.token_urlsafe(16),
     }
 
 
@@ -220,18 +251,21 @@ def ejecutar(clave: str, *, solicitud: Solicitud, actor, datos: Mapping[str, Any
     accion = ACCIONES[clave]
     texto = str(datos.get(accion.campo, "")) if accion.campo else ""
     if clave == "comentar":
-        services.comentar(solicitud=solicitud, autor=actor, texto=texto)
-    elif clave == "tomar":
+        nonce = nonce_del_formulario(datos)
+        services.comentar(solicitud=solicitud, autor=actor, texto=texto, nonce=nonce)
+        return accion.exito.format(numero=solicitud.numero_visible)
+    version = version_del_formulario(datos)
+    if clave == "tomar":
         tarea = selectors.tarea_actual(solicitud)
         if tarea is None:
             raise TransicionInvalida("La solicitud no tiene una tarea pendiente.")
-        services.asignar(tarea=tarea, usuario=actor, actor=actor)
+        services.asignar(tarea=tarea, usuario=actor, actor=actor, version=version)
     elif clave == "corregir":
-        corregir(solicitud=solicitud, actor=actor, datos=datos)
+        corregir(solicitud=solicitud, actor=actor, datos=datos, version=version)
     elif accion.campo == "motivo":
-        MOTIVADAS[accion.servicio](solicitud=solicitud, actor=actor, motivo=texto)
+        MOTIVADAS[accion.servicio](solicitud=solicitud, actor=actor, motivo=texto, version=version)
     else:
-        SIN_MOTIVO[accion.servicio](solicitud=solicitud, actor=actor)
+        SIN_MOTIVO[accion.servicio](solicitud=solicitud, actor=actor, version=version)
     return accion.exito.format(numero=solicitud.numero_visible)
 
 

@@ -9,5 +9,6 @@ urlpatterns = [
     path("tareas", views.tareas, name="tareas"),
     path("", listado.lista, name="lista"),
     path("<int:pk>", views.detalle, name="detalle"),
+    path("<int:pk>/firmar", views.firmar, name="firmar"),
     path("<int:pk>/<slug:accion>", views.actuar, name="actuar"),
 ]

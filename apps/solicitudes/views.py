@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.signals import user_login_failed
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
@@ -12,10 +13,11 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
+from apps.cuentas import intentos
 from apps.presupuesto import pantallas
 from apps.presupuesto.herramientas.permisos import PERSONALIZADOS
-from apps.solicitudes import pantalla, selectors
-from apps.solicitudes.errores import ErrorSolicitud
+from apps.solicitudes import pantalla, selectors, services
+from apps.solicitudes.errores import DatosInvalidos, ErrorSolicitud, SolicitudCambio
 from apps.solicitudes.models import Solicitud
 
 BANDEJA = "solicitudes.bandeja.ver"  # the permission of mis_tareas
@@ -96,7 +98,7 @@ def actuar(request: HttpRequest, pk: int, accion: str) -> HttpResponse:
     `confirmar=si`). A refusal of the service redraws the page with its reason: 403 not allowed,
     409 not in this state, 422 bad input (what was typed is kept).
     """
-    definicion = pantalla.ACCIONES.get(accion)
+    definicion = pantalla.ACCIONES.get(accion) if accion != "firmar" else None
     solicitud = pantalla.solicitud_visible(request.user, pk) if definicion else None
     if solicitud is None:
         raise Http404(NO_DISPONIBLE)
@@ -109,7 +111,7 @@ def actuar(request: HttpRequest, pk: int, accion: str) -> HttpResponse:
         if request.method == "GET" or request.POST.get("confirmar") != "si":
             # The question only to whom may answer it; a confirmed POST meets the service.
             if not contexto["ofrece"][accion]:
-                contexto["error"] = "Usted no puede hacer esto con la solicitud en este momento."
+                contexto["error"] = pantalla.NO_SE_PUEDE
                 return render(request, "solicitudes/detalle.html", contexto, status=403)
             contexto["valores"] = {definicion.campo: request.POST.get(definicion.campo, "")}
             return render(request, "solicitudes/confirmar.html", contexto)
@@ -117,10 +119,14 @@ def actuar(request: HttpRequest, pk: int, accion: str) -> HttpResponse:
         mensaje = pantalla.ejecutar(
             accion, solicitud=solicitud, actor=request.user, datos=request.POST
         )
+    except SolicitudCambio as error:
+        return _cambio(request, solicitud, error)
     except ErrorSolicitud as error:
         status = pantalla.estado_http(error)
         if status == 404:
             raise Http404(NO_DISPONIBLE) from error
+        if accion == "comentar":
+            contexto["nonce"] = request.POST.get("nonce", "")  # kept until a comment uses it
         contexto |= {
             "error": error.detalle,
             "errores": error.campos or {},
@@ -135,3 +141,73 @@ def actuar(request: HttpRequest, pk: int, accion: str) -> HttpResponse:
         return render(request, f"solicitudes/{plantilla}.html", contexto, status=status)
     messages.success(request, mensaje)
     return redirect(solicitud.enlace + ("#comentarios" if accion == "comentar" else ""))
+
+
+def _cambio(request: HttpRequest, solicitud: Solicitud, error: SolicitudCambio) -> HttpResponse:
+    """409: the form was drawn for the request as it was before; nothing was done."""
+    actual = pantalla.solicitud_visible(request.user, solicitud.pk) or solicitud
+    # The heading says that it changed; the alert, only why nothing was done.
+    _titulo, _, razon = error.detalle.partition(": ")
+    contexto = {"solicitud": actual, "detalle": (razon[:1].upper() + razon[1:]) or error.detalle}
+    return render(request, "solicitudes/cambio.html", contexto, status=409)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def firmar(request: HttpRequest, pk: int) -> HttpResponse:
+    """/solicitudes/<pk>/firmar: the text to sign and the person's password (again).
+
+    A wrong password re-renders the page with its error and counts against the sign-in brake of
+    the signed-in account (apps.cuentas.intentos), as a failed sign-in would.
+    """
+    if request.method == "POST":
+        # The brake counts the account in session, whatever name the post carries.
+        datos = request.POST.copy()
+        datos["username"] = request.user.get_username()
+        request.POST = datos
+    return _firmar(request, pk)
+
+
+@intentos.limitar_ingreso
+def _firmar(request: HttpRequest, pk: int) -> HttpResponse:
+    usuario = request.user
+    solicitud = pantalla.solicitud_visible(usuario, pk)
+    if solicitud is None:
+        raise Http404(NO_DISPONIBLE)
+    contexto = pantalla.contexto(usuario, solicitud)
+    if not contexto["ofrece"]["firmar"]:
+        contexto["error"] = pantalla.NO_SE_PUEDE
+        return render(request, "solicitudes/detalle.html", contexto, status=403)
+    contexto["texto_firma"] = services.texto_de_firma(solicitud)
+    # The number kept on one line (a browser breaks lines at its hyphens).
+    contexto["partes_firma"] = contexto["texto_firma"].partition(solicitud.numero_visible)
+    contexto["siguiente"] = solicitud.etapa_actual.siguiente()
+    if request.method == "GET":
+        return render(request, "solicitudes/firmar.html", contexto)
+    try:
+        services.firmar(
+            solicitud=solicitud,
+            actor=usuario,
+            contrasena=str(request.POST.get("contrasena", "")),
+            version=pantalla.version_del_formulario(request.POST),
+            texto=str(request.POST.get("texto", "")),
+        )
+    except SolicitudCambio as error:
+        return _cambio(request, solicitud, error)
+    except DatosInvalidos as error:
+        if error.campos and "contrasena" in error.campos:
+            user_login_failed.send(
+                sender=__name__,
+                credentials={"username": usuario.get_username()},
+                request=request,
+            )
+        contexto |= {"error": error.detalle, "errores": error.campos or {}}
+        return render(request, "solicitudes/firmar.html", contexto, status=422)
+    except ErrorSolicitud as error:
+        contexto["error"] = error.detalle
+        status = pantalla.estado_http(error)
+        return render(request, "solicitudes/detalle.html", contexto, status=status)
+    messages.success(
+        request, pantalla.ACCIONES["firmar"].exito.format(numero=solicitud.numero_visible)
+    )
+    return redirect(solicitud.enlace)

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import pytest
 
 from apps.solicitudes import services
-from apps.solicitudes.models import Solicitud, TipoSolicitud
-from tests.factories import GroupFactory
+from apps.solicitudes.models import Etapa, Solicitud, TipoSolicitud
+from tests.factories import CONTRASENA, GroupFactory
 from tests.solicitudes.factories import persona, radicadora, tipo_con_etapas
 
 
@@ -48,8 +48,15 @@ class Flujo:
         if estado == "aprobado":
             s = services.avanzar(solicitud=s, actor=r1)
             s = services.avanzar(solicitud=s, actor=r2)
-            return services.avanzar(solicitud=s, actor=self.responsables[2])
+            # The last stage requires a signature: signing it approves.
+            return services.firmar(solicitud=s, actor=self.responsables[2], contrasena=CONTRASENA)
         raise ValueError(estado)
+
+    def sin_firma(self) -> None:
+        """No stage requires a signature (for tests of approving at the last stage, which a
+        signature stage completes by signing instead)."""
+        Etapa.objects.filter(tipo=self.tipo).update(requiere_firma=False)
+        self.tipo.refresh_from_db()
 
 
 @pytest.fixture

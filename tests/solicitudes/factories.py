@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 
 import factory
@@ -114,3 +115,10 @@ def dos_tipos_con_radicados(sigla: str, *, resumen_banco: str) -> dict:
         "viaticos": viaticos,
         "revision": revision,
     }
+
+
+def lo_que_envia(solicitud: Solicitud, datos: dict | None = None) -> dict:
+    """What a form of the request's page posts: `datos` plus the version it was drawn for (the
+    request's current one) and a fresh nonce (the comment form's)."""
+    solicitud.refresh_from_db(fields=["version"])
+    return {"version": str(solicitud.version), "nonce": secrets.token_urlsafe(16), **(datos or {})}

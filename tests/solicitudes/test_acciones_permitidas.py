@@ -141,6 +141,7 @@ def test_for_an_outside_filer_the_stages_role_records_the_correction(flujo):
 
 
 def test_at_the_last_stage_approving_is_offered(flujo):
+    flujo.sin_firma()
     s = flujo.radicar()
     s = services.avanzar(solicitud=s, actor=flujo.responsables[0])
     s = services.avanzar(solicitud=s, actor=flujo.responsables[1])

@@ -88,6 +88,7 @@ def test_advancing_from_the_last_stage_approves_and_closes(flujo):
 
 
 def test_approve_is_refused_before_the_last_stage_and_closes_at_it(flujo):
+    flujo.sin_firma()
     s = flujo.radicar()
     with pytest.raises(TransicionInvalida):
         services.aprobar(solicitud=s, actor=flujo.responsables[0])

@@ -13,7 +13,7 @@ from django.test import Client
 from apps.solicitudes import services
 from apps.solicitudes.models import Comentario, Evento, Solicitud, Tarea
 from tests.factories import dar_permisos
-from tests.solicitudes.factories import persona
+from tests.solicitudes.factories import lo_que_envia, persona
 
 pytestmark = pytest.mark.django_db
 
@@ -40,8 +40,10 @@ def _plano(r) -> str:
 
 def _preparar(flujo, accion: str) -> tuple[Solicitud, int]:
     """A request where `accion` may start, with its stage task unassigned; the stage's index."""
+    if accion == "aprobar":  # the last stage, here without a signature (signing: its own page)
+        flujo.sin_firma()
     s = flujo.radicar()
-    if accion == "aprobar":  # the last stage
+    if accion == "aprobar":
         s = services.avanzar(solicitud=s, actor=flujo.responsables[0])
         s = services.avanzar(solicitud=s, actor=flujo.responsables[1])
         return s, 2
@@ -92,7 +94,7 @@ def test_whoever_the_service_allows_sees_the_action_and_it_runs(client, flujo, a
         assert oferta not in _plano(pagina)  # one does not take what one holds
         return
     assert oferta in _plano(pagina)
-    r = client.post(f"{s.enlace}/{accion}", datos)
+    r = client.post(f"{s.enlace}/{accion}", lo_que_envia(s, datos))
     assert r.status_code == 302
     destino = s.enlace + ("#comentarios" if accion == "comentar" else "")
     assert r["Location"] == destino
@@ -116,7 +118,7 @@ def test_whoever_cannot_see_the_request_gets_404_and_nothing_changes(client, flu
     antes = _foto(s)
     assert client.get(s.enlace).status_code == 404
     _, datos, _ = ACCIONES[accion]
-    assert client.post(f"{s.enlace}/{accion}", datos).status_code == 404
+    assert client.post(f"{s.enlace}/{accion}", lo_que_envia(s, datos)).status_code == 404
     assert _foto(s) == antes
 
 
@@ -132,7 +134,7 @@ def test_the_filer_sees_only_comment_and_annul_and_the_service_refuses_the_rest(
         if clave not in ("comentar", "anular"):
             assert oferta not in pagina, clave
     antes = _foto(s)
-    r = client.post(f"{s.enlace}/{accion}", ACCIONES[accion][1])
+    r = client.post(f"{s.enlace}/{accion}", lo_que_envia(s, ACCIONES[accion][1]))
     assert r.status_code == 403
     assert "Solo quien tiene la tarea de la etapa actual" in _plano(r)
     assert _foto(s) == antes
@@ -149,8 +151,8 @@ def test_a_colleague_who_sees_an_assigned_task_is_offered_no_move_and_cannot_tak
         if clave != "comentar":
             assert oferta not in pagina, clave
     antes = _foto(s)
-    assert client.post(f"{s.enlace}/avanzar").status_code == 403
-    r = client.post(f"{s.enlace}/tomar")
+    assert client.post(f"{s.enlace}/avanzar", lo_que_envia(s)).status_code == 403
+    r = client.post(f"{s.enlace}/tomar", lo_que_envia(s))
     assert r.status_code == 403
     assert "La tarea ya está asignada: solo quien la tiene puede pasarla" in _plano(r)
     assert _foto(s) == antes
@@ -161,7 +163,7 @@ def test_a_move_the_state_does_not_allow_is_409_with_the_reason(client, flujo):
     client.force_login(_actor(flujo, s, 0, "titular"))
     assert "Reanudar el trámite" not in _plano(client.get(s.enlace))
     antes = _foto(s)
-    r = client.post(f"{s.enlace}/reanudar")
+    r = client.post(f"{s.enlace}/reanudar", lo_que_envia(s))
     assert r.status_code == 409
     assert "No se puede reanudar una solicitud en estado «Radicado»." in _plano(r)
     assert _foto(s) == antes
@@ -171,7 +173,7 @@ def test_a_return_without_a_reason_is_422_and_keeps_what_was_typed(client, flujo
     s, _ = _preparar(flujo, "devolver")
     client.force_login(_actor(flujo, s, 0, "titular"))
     antes = _foto(s)
-    r = client.post(f"{s.enlace}/devolver", {"motivo": "ab"})
+    r = client.post(f"{s.enlace}/devolver", lo_que_envia(s, {"motivo": "ab"}))
     assert r.status_code == 422
     texto = r.content.decode()
     assert "<details open>" in texto
@@ -192,14 +194,14 @@ def test_rejecting_and_annulling_ask_for_confirmation_first(client, flujo, accio
     assert f"Sí, {verbo.lower()} la solicitud" in texto and "No, volver a la solicitud" in texto
     assert 'name="confirmar" value="si"' in confirmacion.content.decode()
     # A POST without the confirmation only shows the page again, with the reason kept.
-    r = client.post(f"{s.enlace}/{accion}", {"motivo": MOTIVO})
+    r = client.post(f"{s.enlace}/{accion}", lo_que_envia(s, {"motivo": MOTIVO}))
     assert r.status_code == 200 and f">{MOTIVO}</textarea>" in r.content.decode()
     assert _foto(s) == antes
-    r = client.post(f"{s.enlace}/{accion}", {"motivo": "", "confirmar": "si"})
+    r = client.post(f"{s.enlace}/{accion}", lo_que_envia(s, {"motivo": "", "confirmar": "si"}))
     assert r.status_code == 422
     assert f"¿{verbo} la solicitud" in _plano(r)
     assert _foto(s) == antes
-    r = client.post(f"{s.enlace}/{accion}", {"motivo": MOTIVO, "confirmar": "si"})
+    r = client.post(f"{s.enlace}/{accion}", lo_que_envia(s, {"motivo": MOTIVO, "confirmar": "si"}))
     assert r.status_code == 302
     s.refresh_from_db()
     assert s.estado == ACCIONES[accion][2]
@@ -219,7 +221,7 @@ def test_an_action_without_its_csrf_token_is_refused(flujo):
     cliente = Client(enforce_csrf_checks=True)
     cliente.force_login(_actor(flujo, s, 0, "titular"))
     antes = _foto(s)
-    r = cliente.post(f"{s.enlace}/avanzar")
+    r = cliente.post(f"{s.enlace}/avanzar", lo_que_envia(s))
     assert r.status_code == 403
     assert "El formulario venció" in _plano(r)
     assert _foto(s) == antes
@@ -230,7 +232,7 @@ def test_actions_are_posts_and_unknown_ones_do_not_exist(client, flujo):
     s, _ = _preparar(flujo, "avanzar")
     client.force_login(_actor(flujo, s, 0, "titular"))
     assert client.get(f"{s.enlace}/avanzar").status_code == 405
-    assert client.post(f"{s.enlace}/borrar").status_code == 404
+    assert client.post(f"{s.enlace}/borrar", lo_que_envia(s)).status_code == 404
     client.logout()
-    r = client.post(f"{s.enlace}/avanzar")
+    r = client.post(f"{s.enlace}/avanzar", lo_que_envia(s))
     assert r.status_code == 302 and r["Location"].startswith("/cuentas/login/")

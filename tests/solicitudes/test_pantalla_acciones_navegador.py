@@ -13,23 +13,9 @@ from hub.demo import ContextoDemo
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
 from tests.solicitudes.factories import persona
+from tests.solicitudes.navegador import ANCHOS, aviso, ingresar
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
-
-ANCHOS = [(1280, 900), (390, 844)]
-CLAVE = "clave-de-prueba-123"
-
-
-def _ingresar(pagina, usuario: str, destino: str) -> None:
-    pagina.goto(f"{pagina.base}/cuentas/login/?next={destino}")
-    pagina.get_by_label("Usuario").fill(usuario)
-    pagina.get_by_label("Contraseña", exact=True).fill(CLAVE)
-    pagina.get_by_role("button", name="Ingresar").click()
-    pagina.wait_for_url(pagina.base + destino)
-
-
-def _aviso(pagina) -> str:
-    return pagina.locator("p[role=status]").inner_text()
 
 
 def _sin_desbordes(pagina, ancho: int) -> None:
@@ -46,18 +32,18 @@ def test_a_colleague_takes_the_task_comments_and_rejects_after_confirming(
     colega = persona(flujo.roles[0], username="camila", first_name="Camila", last_name="Rojas")
     pagina = navegador(ancho, alto)
     violaciones = vigilar_csp(pagina)
-    _ingresar(pagina, "camila", s.enlace)
+    ingresar(pagina, "camila", s.enlace)
 
     pagina.get_by_role("button", name="Tomar la tarea").click()
     pagina.wait_for_load_state()
-    assert _aviso(pagina) == f"La tarea de la solicitud {s.numero_visible} quedó asignada a usted."
+    assert aviso(pagina) == f"La tarea de la solicitud {s.numero_visible} quedó asignada a usted."
     assert Tarea.objects.pendientes().get(solicitud=s).asignada_a_id == colega.pk
     assert pagina.get_by_role("button", name="Tomar la tarea").count() == 0
 
     pagina.get_by_label("Escriba un comentario").fill("Reviso los soportes hoy mismo.")
     pagina.get_by_role("button", name="Publicar el comentario").click()
     pagina.wait_for_url(f"**{s.enlace}#comentarios")
-    assert _aviso(pagina) == "Su comentario quedó publicado."
+    assert aviso(pagina) == "Su comentario quedó publicado."
     assert Comentario.objects.get(solicitud=s).texto == "Reviso los soportes hoy mismo."
     assert "Reviso los soportes hoy mismo." in pagina.locator("#comentarios").inner_text()
     for nombre in ("Completar la etapa y pasar a «Etapa 2", "Rechazar…", "Anular…"):
@@ -75,7 +61,7 @@ def test_a_colleague_takes_the_task_comments_and_rejects_after_confirming(
     pagina.get_by_label("Motivo").fill("No adjuntó la resolución de la comisión")
     pagina.get_by_role("button", name="Sí, rechazar la solicitud").click()
     pagina.wait_for_url(pagina.base + s.enlace)
-    assert _aviso(pagina) == f"La solicitud {s.numero_visible} quedó rechazada."
+    assert aviso(pagina) == f"La solicitud {s.numero_visible} quedó rechazada."
     assert Solicitud.objects.get(pk=s.pk).estado == "rechazado"
     assert pagina.locator("#acciones").count() == 0  # a closed request offers nothing
     assert "No adjuntó la resolución de la comisión" in pagina.inner_text("main")
@@ -91,12 +77,12 @@ def test_the_holder_returns_the_request_with_a_reason(flujo, navegador, ancho, a
     Tarea.objects.filter(solicitud=s).update(asignada_a=titular)
     pagina = navegador(ancho, alto)
     violaciones = vigilar_csp(pagina)
-    _ingresar(pagina, titular.username, s.enlace)
+    ingresar(pagina, titular.username, s.enlace)
     pagina.get_by_text("Devolver al solicitante para corregir").click()
     pagina.get_by_label("Qué debe corregir").fill("Falta la certificación bancaria")
     pagina.get_by_role("button", name="Devolver al solicitante").click()
     pagina.wait_for_url(pagina.base + s.enlace)
-    assert _aviso(pagina) == (
+    assert aviso(pagina) == (
         f"La solicitud {s.numero_visible} volvió al solicitante para corregirla."
     )
     assert Solicitud.objects.get(pk=s.pk).estado == "devuelto"
@@ -120,7 +106,7 @@ def test_the_filer_sends_the_correction(flujo, navegador, ancho, alto):
     )
     pagina = navegador(ancho, alto)
     violaciones = vigilar_csp(pagina)
-    _ingresar(pagina, flujo.solicitante.username, s.enlace)
+    ingresar(pagina, flujo.solicitante.username, s.enlace)
     assert pagina.get_by_text("Qué pidieron corregir: Falta el grado del cargo").is_visible()
     assert pagina.get_by_label("Cargo").input_value() == "Profesional universitario"
     _sin_desbordes(pagina, ancho)
@@ -131,7 +117,7 @@ def test_the_filer_sends_the_correction(flujo, navegador, ancho, alto):
     pagina.get_by_label("Comentario (opcional").fill("Agregué el grado.")
     pagina.get_by_role("button", name="Enviar la corrección").click()
     pagina.wait_for_url(pagina.base + s.enlace)
-    assert _aviso(pagina) == (
+    assert aviso(pagina) == (
         f"Envió la corrección: la solicitud {s.numero_visible} volvió a su trámite."
     )
     s.refresh_from_db()

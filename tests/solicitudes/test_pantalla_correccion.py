@@ -12,7 +12,7 @@ from django.test import Client
 from apps.solicitudes import services
 from apps.solicitudes.models import CampoFormulario, Comentario, Evento, Solicitud, Tarea
 from tests.factories import dar_permisos
-from tests.solicitudes.factories import persona
+from tests.solicitudes.factories import lo_que_envia, persona
 
 pytestmark = pytest.mark.django_db
 
@@ -71,12 +71,15 @@ def test_the_filer_sends_the_correction_and_it_goes_back_to_the_stage(client, fl
     client.force_login(flujo.solicitante)
     r = client.post(
         f"{s.enlace}/corregir",
-        {
-            "resumen": "Certificado laboral con cargo completo",
-            "campo_cargo": "Profesional universitario grado 2",
-            "campo_entidad_destino": "Banco Agrario",
-            "comentario": "Corregí el cargo.",
-        },
+        lo_que_envia(
+            s,
+            {
+                "resumen": "Certificado laboral con cargo completo",
+                "campo_cargo": "Profesional universitario grado 2",
+                "campo_entidad_destino": "Banco Agrario",
+                "comentario": "Corregí el cargo.",
+            },
+        ),
     )
     assert r.status_code == 302
     assert r["Location"] == s.enlace
@@ -109,7 +112,7 @@ def test_sending_it_unchanged_only_sends_it_back(client, flujo):
         "campo_entidad_destino": "Banco Agrario",
         "comentario": "",
     }
-    assert client.post(f"{s.enlace}/corregir", datos).status_code == 302
+    assert client.post(f"{s.enlace}/corregir", lo_que_envia(s, datos)).status_code == 302
     s.refresh_from_db()
     assert (s.estado, s.resumen) == ("en_tramite", antes)
     assert not Comentario.objects.filter(solicitud=s).exists()
@@ -127,7 +130,7 @@ def test_the_stage_people_are_not_offered_it_and_the_service_refuses_them(client
     assert OFERTA not in _plano(pagina)
     assert "/corregir" not in pagina.content.decode()
     antes = _foto(s)
-    r = client.post(f"{s.enlace}/corregir", {"resumen": "Otro resumen cualquiera"})
+    r = client.post(f"{s.enlace}/corregir", lo_que_envia(s, {"resumen": "Otro resumen cualquiera"}))
     assert r.status_code == 403
     assert "Solo el solicitante puede enviar la corrección." in _plano(r)
     assert _foto(s) == antes
@@ -138,7 +141,12 @@ def test_whoever_cannot_see_the_request_gets_404_and_nothing_changes(client, flu
     client.force_login(persona(flujo.roles[1]))
     antes = _foto(s)
     assert client.get(s.enlace).status_code == 404
-    assert client.post(f"{s.enlace}/corregir", {"resumen": "Otro resumen"}).status_code == 404
+    assert (
+        client.post(
+            f"{s.enlace}/corregir", lo_que_envia(s, {"resumen": "Otro resumen"})
+        ).status_code
+        == 404
+    )
     assert _foto(s) == antes
 
 
@@ -148,7 +156,9 @@ def test_for_an_outside_filer_the_stages_role_records_the_correction(client, flu
     dar_permisos(colega, "solicitudes.ver_todas")
     client.force_login(colega)
     assert OFERTA in _plano(client.get(s.enlace))
-    r = client.post(f"{s.enlace}/corregir", {"campo_cargo": "Técnico administrativo"})
+    r = client.post(
+        f"{s.enlace}/corregir", lo_que_envia(s, {"campo_cargo": "Técnico administrativo"})
+    )
     assert r.status_code == 302
     s.refresh_from_db()
     assert s.estado == "en_tramite"
@@ -162,7 +172,7 @@ def test_a_request_not_returned_is_409_with_the_reason(client, flujo):
     client.force_login(flujo.solicitante)
     assert OFERTA not in _plano(client.get(s.enlace))
     antes = _foto(s)
-    r = client.post(f"{s.enlace}/corregir", {"resumen": "Otro resumen cualquiera"})
+    r = client.post(f"{s.enlace}/corregir", lo_que_envia(s, {"resumen": "Otro resumen cualquiera"}))
     assert r.status_code == 409
     assert "No se puede corregir una solicitud en estado «Radicado»." in _plano(r)
     assert _foto(s) == antes
@@ -174,12 +184,15 @@ def test_bad_input_is_422_with_each_problem_by_its_field_and_keeps_what_was_type
     antes = _foto(s)
     r = client.post(
         f"{s.enlace}/corregir",
-        {
-            "resumen": "abc",
-            "campo_cargo": "Cargo escrito de nuevo",
-            "campo_entidad_destino": "Banco Agrario",
-            "comentario": "Lo que escribí",
-        },
+        lo_que_envia(
+            s,
+            {
+                "resumen": "abc",
+                "campo_cargo": "Cargo escrito de nuevo",
+                "campo_entidad_destino": "Banco Agrario",
+                "comentario": "Lo que escribí",
+            },
+        ),
     )
     assert r.status_code == 422
     texto = r.content.decode()
@@ -194,7 +207,7 @@ def test_bad_input_is_422_with_each_problem_by_its_field_and_keeps_what_was_type
 def test_a_field_too_long_is_422_under_that_field(client, flujo):
     s = _devuelta(flujo)
     client.force_login(flujo.solicitante)
-    r = client.post(f"{s.enlace}/corregir", {"campo_cargo": "x" * 10_001})
+    r = client.post(f"{s.enlace}/corregir", lo_que_envia(s, {"campo_cargo": "x" * 10_001}))
     assert r.status_code == 422
     formulario = r.content.decode().split(f'action="{s.enlace}/corregir"')[1]
     cargo = formulario.split('name="campo_cargo"')[1].split("</div>")[0]
@@ -206,7 +219,9 @@ def test_the_correction_needs_its_csrf_token(flujo):
     cliente = Client(enforce_csrf_checks=True)
     cliente.force_login(flujo.solicitante)
     antes = _foto(s)
-    r = cliente.post(f"{s.enlace}/corregir", {"resumen": "Otro resumen cualquiera"})
+    r = cliente.post(
+        f"{s.enlace}/corregir", lo_que_envia(s, {"resumen": "Otro resumen cualquiera"})
+    )
     assert r.status_code == 403
     assert _foto(s) == antes
     assert cliente.get(f"{s.enlace}/corregir").status_code == 405

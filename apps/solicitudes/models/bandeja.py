@@ -219,6 +219,8 @@ class Comentario(models.Model):
     )
     creado_en = models.DateTimeField("creado", default=timezone.now)
     texto = models.TextField()
+    # The form's single-use marker: the same form sent twice stores one comment (NULLs differ).
+    nonce = models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["creado_en", "pk"]
@@ -237,6 +239,7 @@ class Accion(models.TextChoices):
     RADICADA = "radicada", "Radicada"
     ASIGNADA = "asignada", "Tarea asignada"
     AVANZADA = "avanzada", "Avanzó de etapa"
+    FIRMADA = "firmada", "Firmada"
     DEVUELTA = "devuelta", "Devuelta al solicitante"
     CORREGIDA = "corregida", "Corregida por el solicitante"
     APROBADA = "aprobada", "Aprobada"

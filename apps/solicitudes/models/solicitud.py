@@ -240,6 +240,13 @@ class Solicitud(ConBusqueda):
     fecha_radicacion = models.DateTimeField("fecha de radicación", null=True, blank=True)
     fecha_actualizacion = models.DateTimeField("última actualización", default=timezone.now)
     fecha_cierre = models.DateTimeField("fecha de cierre", null=True, blank=True)
+    version = models.PositiveIntegerField(
+        "versión",
+        default=0,
+        editable=False,
+        help_text="Sube con cada cambio del trámite: un formulario dibujado con otra versión "
+        "llega tarde y no actúa.",
+    )
 
     objects = SolicitudQuerySet.as_manager()
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from apps.solicitudes.errores import DatosInvalidos, SolicitudNoEncontrada
+from apps.solicitudes.errores import DatosInvalidos, SolicitudCambio, SolicitudNoEncontrada
 from apps.solicitudes.models import (
     Accion,
     Consecutivo,
@@ -33,12 +33,29 @@ def bloquear(solicitud: Solicitud) -> Solicitud:
         raise SolicitudNoEncontrada("La solicitud no existe.") from None
 
 
+CAMBIO = (
+    "La solicitud cambió mientras usted la veía: {que} Revise cómo está ahora antes de volver a "
+    "actuar."
+)
+
+
+def exigir_version(solicitud: Solicitud, version: int | None) -> None:
+    """SolicitudCambio unless the form was drawn for the request's current version.
+
+    `version` None: a caller without a drawn form (a tool, whose confirmation token is its
+    marker; the demo), checked by the state alone.
+    """
+    if version is not None and version != solicitud.version:
+        raise SolicitudCambio(CAMBIO.format(que="nada se hizo con lo que envió."))
+
+
 def guardar_cambios(solicitud: Solicitud, ahora: datetime, **cambios: Any) -> None:
-    """Set and save these fields, and the update date."""
+    """Set and save these fields, the update date, and one more version (under the row lock)."""
     for campo, valor in cambios.items():
         setattr(solicitud, campo, valor)
     solicitud.fecha_actualizacion = ahora
-    solicitud.save(update_fields=[*cambios, "fecha_actualizacion"])
+    solicitud.version += 1  # the row is locked (bloquear): nobody else raised it meanwhile
+    solicitud.save(update_fields=[*cambios, "fecha_actualizacion", "version"])
 
 
 def _numerar(solicitud: Solicitud, ahora: datetime) -> None:
@@ -82,6 +99,7 @@ def entrar_en_flujo(solicitud: Solicitud, actor, ahora: datetime, primera: Etapa
     solicitud.rol_responsable_id = primera.rol_id
     solicitud.fecha_radicacion = ahora
     solicitud.fecha_actualizacion = ahora
+    solicitud.version += 1
     solicitud.save()
     crear_tarea_de_etapa(solicitud, primera, ahora)
     quien = nombre_actor(actor) if actor is not None else "canal externo"

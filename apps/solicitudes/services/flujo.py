@@ -12,12 +12,19 @@ from django.utils import timezone
 from apps.solicitudes.errores import (
     AccionNoPermitida,
     DatosInvalidos,
+    FirmaRequerida,
     SolicitudNoEncontrada,
     TransicionInvalida,
 )
 from apps.solicitudes.models import Accion, CampoFormulario, Estado, Solicitud, Tarea
 from apps.solicitudes.models.bandeja import usuario_valido
-from apps.solicitudes.services.ciclo import bloquear, cerrar, crear_tarea_de_etapa, guardar_cambios
+from apps.solicitudes.services.ciclo import (
+    bloquear,
+    cerrar,
+    crear_tarea_de_etapa,
+    exigir_version,
+    guardar_cambios,
+)
 from apps.solicitudes.services.historial import comentar_si_hay_texto, crear_evento, nombre_actor
 from apps.solicitudes.services.transiciones import (
     PLAZO_CORRECCION_HORAS,
@@ -90,7 +97,8 @@ def acciones_permitidas(*, solicitud: Solicitud, actor, tarea: Tarea | None = No
 
     The services' own checks, without writing: the state (TRANSICIONES), the stage's holder
     (`es_responsable`), the last stage for `aprobar`, the filer for `anular` and `corregir`,
-    the task's role and holder for `asignar` (`tarea`: the pending task, if the caller has it).
+    the task's role and holder for `asignar` (`tarea`: the pending task, if the caller has it),
+    and, at a stage that requires a signature, `firmar` in place of `avanzar` and `aprobar`.
     """
     if not usuario_valido(actor):
         return frozenset()
@@ -99,6 +107,11 @@ def acciones_permitidas(*, solicitud: Solicitud, actor, tarea: Tarea | None = No
         acciones.update(a for a in ACCIONES_DE_ETAPA if solicitud.estado in TRANSICIONES[a])
         if "aprobar" in acciones and not es_ultima_etapa(solicitud):
             acciones.discard("aprobar")
+    if requiere_firma(solicitud):
+        # Such a stage completes only by signing it, and only its holder signs.
+        acciones -= {"avanzar", "aprobar"}
+        if puede_firmar(solicitud=solicitud, actor=actor):
+            acciones.add("firmar")
     if puede_anular(solicitud=solicitud, actor=actor):
         acciones.add("anular")
     if puede_corregir(solicitud=solicitud, actor=actor):
@@ -108,13 +121,14 @@ def acciones_permitidas(*, solicitud: Solicitud, actor, tarea: Tarea | None = No
     return frozenset(acciones)
 
 
-def asignar(*, tarea: Tarea, usuario, actor) -> Tarea:
+def asignar(*, tarea: Tarea, usuario, actor, version: int | None = None) -> Tarea:
     """Take a task out of the common inbox for one person of its role (or hand it on).
 
     The actor must hold the task's role and the task must be unassigned or theirs (taking it
     for oneself or handing it to a colleague); a colleague does not take a task someone else
     holds (a superuser may reassign it). The new holder must be active and hold the role too.
-    The filer's own correction task cannot be reassigned.
+    The filer's own correction task cannot be reassigned. `version`: the request's version the
+    caller's form was drawn for (a stale one is refused: SolicitudCambio), as in every transition.
     """
     with transaction.atomic():
         # Lock order as in every transition (request, then its tasks): no deadlock.
@@ -124,6 +138,7 @@ def asignar(*, tarea: Tarea, usuario, actor) -> Tarea:
         if solicitud_id is None:
             raise SolicitudNoEncontrada("La tarea no existe.")
         solicitud = bloquear(Solicitud(pk=solicitud_id))
+        exigir_version(solicitud, version)
         t = Tarea.objects.select_for_update(of=("self",)).select_related("etapa").get(pk=tarea.pk)
         if not t.pendiente:
             raise TransicionInvalida("La tarea ya fue completada.")
@@ -158,54 +173,109 @@ def asignar(*, tarea: Tarea, usuario, actor) -> Tarea:
     return t
 
 
-def avanzar(*, solicitud: Solicitud, actor, comentario: str | None = None) -> Solicitud:
-    """Complete the current stage: on to the next one (`en_tramite`), or approve after the last."""
-    with transaction.atomic():
-        s = bloquear(solicitud)
-        exigir_estado(s, "avanzar")
-        exigir_responsable(s, actor)
-        ahora = timezone.now()
-        origen = s.etapa_actual
-        siguiente = origen.siguiente() if origen is not None else None
-        comentar_si_hay_texto(s, actor, comentario, ahora)
-        if siguiente is None:
-            return cerrar(
-                s,
-                actor,
-                ahora,
-                Estado.APROBADO,
-                Accion.APROBADA,
-                f"Aprobada por {nombre_actor(actor)} al completar la última etapa.",
-            )
-        Tarea.objects.pendientes().filter(solicitud=s).update(
-            completada_en=ahora, completada_por=actor
+def requiere_firma(solicitud: Solicitud) -> bool:
+    """The current stage completes only by signing it (the stage says so, or its pending task
+    was created so)."""
+    if solicitud.etapa_actual_id is None:
+        return False
+    if solicitud.etapa_actual.requiere_firma:
+        return True
+    return (
+        Tarea.objects.pendientes()
+        .filter(solicitud=solicitud, es_correccion=False, requiere_firma=True)
+        .exists()
+    )
+
+
+def exigir_sin_firma(solicitud: Solicitud) -> None:
+    """FirmaRequerida at a stage that completes only by signing it."""
+    if requiere_firma(solicitud):
+        raise FirmaRequerida(
+            f"La etapa «{solicitud.etapa_actual.nombre}» se completa con la firma de su "
+            "responsable («Firmar»), no avanzándola."
         )
-        crear_tarea_de_etapa(s, siguiente, ahora)
-        guardar_cambios(
+
+
+def puede_firmar(*, solicitud: Solicitud, actor) -> bool:
+    """Whether `firmar` lets `actor` sign the current stage: it requires a signature, the state
+    allows completing it, and the actor holds its task (or, unassigned, its role). No superuser
+    bypass: a signature is personal."""
+    # Signing completes the stage: it starts where advancing does.
+    if solicitud.estado not in TRANSICIONES["avanzar"] or not usuario_valido(actor):
+        return False
+    if not requiere_firma(solicitud):
+        return False
+    tarea = (
+        Tarea.objects.pendientes()
+        .filter(solicitud=solicitud, es_correccion=False)
+        .order_by("pk")
+        .first()
+    )
+    return tarea is not None and puede_atender(actor, tarea)
+
+
+def completar_etapa(s: Solicitud, actor, ahora, comentario: str | None = None) -> Solicitud:
+    """Complete the locked request's stage: on to the next one, or approve after the last."""
+    origen = s.etapa_actual
+    siguiente = origen.siguiente() if origen is not None else None
+    comentar_si_hay_texto(s, actor, comentario, ahora)
+    if siguiente is None:
+        return cerrar(
             s,
-            ahora,
-            estado=Estado.EN_TRAMITE,
-            etapa_actual=siguiente,
-            rol_responsable_id=siguiente.rol_id,
-        )
-        crear_evento(
-            s,
-            Accion.AVANZADA,
             actor,
             ahora,
-            f"{nombre_actor(actor)} completó «{origen.nombre}»; pasa a «{siguiente.nombre}».",
-            origen=origen,
-            destino=siguiente,
+            Estado.APROBADO,
+            Accion.APROBADA,
+            f"Aprobada por {nombre_actor(actor)} al completar la última etapa.",
         )
+    Tarea.objects.pendientes().filter(solicitud=s).update(completada_en=ahora, completada_por=actor)
+    crear_tarea_de_etapa(s, siguiente, ahora)
+    guardar_cambios(
+        s,
+        ahora,
+        estado=Estado.EN_TRAMITE,
+        etapa_actual=siguiente,
+        rol_responsable_id=siguiente.rol_id,
+    )
+    crear_evento(
+        s,
+        Accion.AVANZADA,
+        actor,
+        ahora,
+        f"{nombre_actor(actor)} completó «{origen.nombre}»; pasa a «{siguiente.nombre}».",
+        origen=origen,
+        destino=siguiente,
+    )
     return s
 
 
-def aprobar(*, solicitud: Solicitud, actor, comentario: str | None = None) -> Solicitud:
-    """Approve and close; only at the last stage (earlier ones must be completed first)."""
+def avanzar(
+    *, solicitud: Solicitud, actor, comentario: str | None = None, version: int | None = None
+) -> Solicitud:
+    """Complete the current stage: on to the next one (`en_tramite`), or approve after the last.
+
+    Not a stage that requires a signature (FirmaRequerida: `firmar` completes it).
+    """
     with transaction.atomic():
         s = bloquear(solicitud)
+        exigir_version(s, version)
+        exigir_estado(s, "avanzar")
+        exigir_responsable(s, actor)
+        exigir_sin_firma(s)
+        return completar_etapa(s, actor, timezone.now(), comentario)
+
+
+def aprobar(
+    *, solicitud: Solicitud, actor, comentario: str | None = None, version: int | None = None
+) -> Solicitud:
+    """Approve and close; only at the last stage (earlier ones must be completed first), and not
+    at one that requires a signature (`firmar` approves it)."""
+    with transaction.atomic():
+        s = bloquear(solicitud)
+        exigir_version(s, version)
         exigir_estado(s, "aprobar")
         exigir_responsable(s, actor)
+        exigir_sin_firma(s)
         if not es_ultima_etapa(s):
             raise TransicionInvalida(
                 "Faltan etapas por completar: la solicitud se aprueba en la última etapa."
@@ -222,7 +292,7 @@ def aprobar(*, solicitud: Solicitud, actor, comentario: str | None = None) -> So
         )
 
 
-def devolver(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
+def devolver(*, solicitud: Solicitud, actor, motivo: str, version: int | None = None) -> Solicitud:
     """Send the request back to its filer for a correction (state `devuelto`).
 
     The correction task goes to the internal filer; for an outside filer it goes to the common
@@ -231,6 +301,7 @@ def devolver(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
     motivo = validar_texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
     with transaction.atomic():
         s = bloquear(solicitud)
+        exigir_version(s, version)
         exigir_estado(s, "devolver")
         exigir_responsable(s, actor)
         ahora = timezone.now()
@@ -267,6 +338,7 @@ def corregir(
     comentario: str | None = None,
     resumen: str | None = None,
     campos: Iterable[CampoEntrada] | Mapping[str, Any] | None = None,
+    version: int | None = None,
 ) -> Solicitud:
     """The filer sends the correction: back to the stage that returned it (`en_tramite`).
 
@@ -278,6 +350,7 @@ def corregir(
     nuevos_campos = validar_campos(campos)
     with transaction.atomic():
         s = bloquear(solicitud)
+        exigir_version(s, version)
         exigir_estado(s, "corregir")
         if not usuario_valido(actor):
             raise AccionNoPermitida("Se requiere una persona activa para esta acción.")
@@ -318,11 +391,12 @@ def corregir(
     return s
 
 
-def rechazar(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
+def rechazar(*, solicitud: Solicitud, actor, motivo: str, version: int | None = None) -> Solicitud:
     """Close the request with an unfavourable answer."""
     motivo = validar_texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
     with transaction.atomic():
         s = bloquear(solicitud)
+        exigir_version(s, version)
         exigir_estado(s, "rechazar")
         exigir_responsable(s, actor)
         return cerrar(
@@ -335,11 +409,12 @@ def rechazar(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
         )
 
 
-def anular(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
+def anular(*, solicitud: Solicitud, actor, motivo: str, version: int | None = None) -> Solicitud:
     """Cancel the request (error or withdrawal): by its internal filer or the stage's holder."""
     motivo = validar_texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
     with transaction.atomic():
         s = bloquear(solicitud)
+        exigir_version(s, version)
         exigir_estado(s, "anular")
         if not usuario_valido(actor):
             raise AccionNoPermitida("Se requiere una persona activa para esta acción.")
@@ -357,11 +432,14 @@ def anular(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
         )
 
 
-def marcar_atencion(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
+def marcar_atencion(
+    *, solicitud: Solicitud, actor, motivo: str, version: int | None = None
+) -> Solicitud:
     """Stop the request for a non-routine action (`requiere_atencion`); its task stays pending."""
     motivo = validar_texto(motivo, "motivo", minimo=3, maximo=MAX_MOTIVO)
     with transaction.atomic():
         s = bloquear(solicitud)
+        exigir_version(s, version)
         exigir_estado(s, "marcar_atencion")
         exigir_responsable(s, actor)
         ahora = timezone.now()
@@ -377,10 +455,13 @@ def marcar_atencion(*, solicitud: Solicitud, actor, motivo: str) -> Solicitud:
     return s
 
 
-def reanudar(*, solicitud: Solicitud, actor, comentario: str | None = None) -> Solicitud:
+def reanudar(
+    *, solicitud: Solicitud, actor, comentario: str | None = None, version: int | None = None
+) -> Solicitud:
     """Resume a request that required attention: back to `en_tramite` at the same stage."""
     with transaction.atomic():
         s = bloquear(solicitud)
+        exigir_version(s, version)
         exigir_estado(s, "reanudar")
         exigir_responsable(s, actor)
         ahora = timezone.now()
