@@ -57,8 +57,8 @@ def _basic(request: HttpRequest) -> str:
 
 
 def donde(request: HttpRequest) -> str | None:
-    """"cliente" when the client's credentials hold NUL, "peticion" when another parameter does,
-    None when nothing does."""
+    """Where NUL is: "cliente" in the client's credentials, "peticion" in another parameter,
+    None nowhere."""
     if con_nul(_basic(request)) or con_nul(request.headers.get("Authorization", "")):
         return "cliente"
     parametros = [*request.GET.lists(), *request.POST.lists()]
