@@ -37,12 +37,15 @@ def test_a_refresh_token_as_bearer_is_token_mcp_invalido(client, refresco):
     )
 
 
+MALO = 'Bearer realm="mcp", error="invalid_token"'
+
+
 @pytest.mark.parametrize(
     ("cabeceras", "desafio"),
     [
         ({}, 'Bearer realm="mcp"'),
-        ({"Authorization": "Bearer sgioat_desconocido"}, 'Bearer realm="mcp", error="invalid_token"'),
-        ({"X-MCP-Api-Key": "sgiapi_desconocida"}, 'Bearer realm="mcp", error="invalid_token"'),
+        ({"Authorization": "Bearer sgioat_desconocido"}, MALO),
+        ({"X-MCP-Api-Key": "sgiapi_desconocida"}, MALO),
     ],
 )
 def test_with_oauth_off_no_401_advertises_the_oauth_metadata(client, cabeceras, desafio):
