@@ -4,24 +4,34 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('cuentas', '0003_nombres_area'),
+        ("cuentas", "0003_nombres_area"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='bloqueoingreso',
-            name='desbloqueado_en',
-            field=models.DateTimeField(blank=True, help_text='Cuándo la persona usó el enlace del aviso para reconocer un navegador.', null=True, verbose_name='navegador reconocido por correo el'),
+            model_name="bloqueoingreso",
+            name="desbloqueado_en",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="Cuándo la persona usó el enlace del aviso para reconocer un navegador.",
+                null=True,
+                verbose_name="navegador reconocido por correo el",
+            ),
         ),
         migrations.AddField(
-            model_name='bloqueoingreso',
-            name='enlace_huella',
-            field=models.CharField(blank=True, default='', editable=False, max_length=64, verbose_name='huella del enlace de desbloqueo'),
+            model_name="bloqueoingreso",
+            name="enlace_huella",
+            field=models.CharField(
+                blank=True,
+                default="",
+                editable=False,
+                max_length=64,
+                verbose_name="huella del enlace de desbloqueo",
+            ),
         ),
         migrations.AddIndex(
-            model_name='bloqueoingreso',
-            index=models.Index(fields=['enlace_huella'], name='bloqueo_enlace_idx'),
+            model_name="bloqueoingreso",
+            index=models.Index(fields=["enlace_huella"], name="bloqueo_enlace_idx"),
         ),
     ]
