@@ -86,8 +86,10 @@ class ListaView(auth_views.PasswordResetCompleteView):
     template_name = "cuentas/clave_lista.html"
 
 
-# The link is in the path: no cache keeps the page, and no link on it sends it on as a Referer.
-_SIN_RASTRO = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+# The link is in the path: no cache keeps the page, and no other site gets it as a Referer.
+# (same-origin, not no-referrer: with no-referrer the browser sends `Origin: null` with the
+# button's POST, which Django's CSRF check refuses.)
+_SIN_RASTRO = {"Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
 _ESTADOS = {bloqueos.VIGENTE: 200, bloqueos.USADO: 410, bloqueos.VENCIDO: 410}
 
 

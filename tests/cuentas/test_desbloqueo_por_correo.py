@@ -87,7 +87,7 @@ def test_opening_the_link_changes_nothing_and_logs_no_secret(enlace, caplog):
     for _ in range(2):  # a mail scanner, then the person
         r = navegador.get(_ruta(url))
         assert r.status_code == 200
-        assert r["Cache-Control"] == "no-store" and r["Referrer-Policy"] == "no-referrer"
+        assert r["Cache-Control"] == "no-store" and r["Referrer-Policy"] == "same-origin"
         html = r.content.decode()
         assert '<form method="post"' in html and "Reconocer este navegador" in html
         assert _cookie(r) is None
