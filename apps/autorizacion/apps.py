@@ -49,10 +49,11 @@ class AutorizacionConfig(AppConfig):
     def ready(self) -> None:
         from oauth2_provider.signals import app_authorized
 
-        from apps.autorizacion import accesos, reconocidas, services
+        from apps.autorizacion import accesos, reconocidas, retiros, services
 
         accesos.conectar()
         reconocidas.conectar()
+        retiros.conectar()  # a person who loses the assistant loses refreshing
         # A token issued is a use of its client (the MCP endpoint notes the others).
         app_authorized.connect(
             lambda sender, request, token, **kw: services.anotar_uso(token.application),

@@ -11,6 +11,10 @@
   `validate_refresh_token` (counted from the refresh token's issue: each rotation slides it).
 - RFC 8707: a token request without `resource` is bound to the MCP resource, so every token
   names the resource it is for.
+- A refresh is refused to a person who may no longer use the assistant (blocking revokes their
+  refresh tokens too: apps.autorizacion.retiros), and of two refreshes of one token at once, one
+  gets the tokens and the other `invalid_grant` (never a 500 from the library's grace branch),
+  the family then revoked as for any reuse.
 - A code presented again after its exchange is refused and revokes what it gave
   (apps.autorizacion.canjes). The code is consumed in the transaction that saves its tokens, and
   its grant is read once per exchange: of two exchanges of one code on two hosts at once, one
@@ -26,12 +30,12 @@ from django.conf import settings
 from django.db import transaction
 from django.http import QueryDict
 from django.utils import timezone
-from oauth2_provider.models import AccessToken, Grant
+from oauth2_provider.models import AccessToken, Grant, RefreshToken
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauthlib.oauth2 import WebApplicationServer
 from oauthlib.oauth2.rfc6749 import errors
 
-from apps.autorizacion import canjes, redirecciones
+from apps.autorizacion import canjes, redirecciones, retiros, tokens
 from apps.autorizacion.models import Aplicacion, MetodoAutenticacion
 from apps.mcp import recurso
 from apps.mcp.models import AjustesAsistente
@@ -82,6 +86,15 @@ class Validador(OAuth2Validator):
         return alcances_concedidos(persona, request.client) or por_defecto
 
     def validate_refresh_token(self, refresh_token, client, request, *args, **kwargs) -> bool:
+        # Asked first: the library revokes the family of a revoked token presented again (and
+        # deletes its access tokens), which would turn a blocked person's 403 into a 401.
+        fila = (
+            RefreshToken.objects.filter(token_checksum=tokens.huella(refresh_token))
+            .select_related("user")
+            .first()
+        )
+        if fila is not None and fila.user is not None and not retiros.puede(fila.user):
+            return False  # blocked, or without the assistant: no new tokens, whatever the row
         if not super().validate_refresh_token(refresh_token, client, request, *args, **kwargs):
             return False
         emitido = request.refresh_token_instance.created
@@ -128,6 +141,8 @@ class Validador(OAuth2Validator):
         return concesion is not None and concesion.redirect_uri_allowed(redirect_uri)
 
     def save_bearer_token(self, token, request, *args, **kwargs):
+        if request.grant_type == "refresh_token":
+            return self._rotar(token, request, *args, **kwargs)
         if request.grant_type != "authorization_code":
             return super().save_bearer_token(token, request, *args, **kwargs)
         # One transaction consumes the code, saves its tokens and records the exchange: of two
@@ -147,6 +162,29 @@ class Validador(OAuth2Validator):
             canjes.al_reusar(request.code)
             raise errors.InvalidGrantError(request=request) from None
         return guardado
+
+    def _rotar(self, token, request, *args, **kwargs):
+        """A refresh: the refresh token locked and still live, or `invalid_grant` and its family
+        revoked.
+
+        Two refreshes of one token may both pass validate_refresh_token; the library then let
+        the second reach its grace-period branch, which reads an access token the first had
+        just deleted (a 500). Here the second waits for the first's lock and finds the token
+        rotated: a reuse, as a replay a moment later is (the library revokes the family then),
+        so the family goes too, whichever request got there first (docs/decisiones.md).
+        """
+        instancia = getattr(request, "refresh_token_instance", None)
+        with transaction.atomic():
+            vivo = instancia is None or bool(
+                RefreshToken.objects.select_for_update()
+                .filter(pk=instancia.pk, revoked__isnull=True)
+                .values_list("pk", flat=True)
+            )
+            if vivo:
+                return super().save_bearer_token(token, request, *args, **kwargs)
+        # After the transaction: the error below must not roll the revocation back.
+        RefreshToken.revoke_family(instancia.token_family)
+        raise errors.InvalidGrantError(request=request)
 
     def invalidate_authorization_code(self, client_id, code, request, *args, **kwargs) -> None:
         """Nothing left to do: `save_bearer_token` consumed the code with its tokens."""

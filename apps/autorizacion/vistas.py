@@ -22,7 +22,7 @@ from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.views import TokenView
 
-from apps.autorizacion import metadatos_cliente, servidor
+from apps.autorizacion import metadatos_cliente, nulos, servidor
 from apps.autorizacion.models import Aplicacion
 from apps.autorizacion.registro import RegistroPermitido
 from apps.mcp.models import AjustesAsistente
@@ -139,6 +139,9 @@ class Registro(View):
             metadatos = metadatos_cliente.leer(request.body)
         except metadatos_cliente.MetadatosInvalidos as exc:
             return _error(400, exc.error, exc.descripcion)
+        if nulos.con_nul(metadatos.redirect_uris):
+            # No database holds NUL or a lone surrogate (the name is stored cleaned of them).
+            return _error(400, "invalid_redirect_uri", metadatos_cliente.DIRECCIONES_PERMITIDAS)
         aplicacion = Aplicacion(
             user=None, registration_source=Aplicacion.Origen.DCR, **metadatos.campos()
         )

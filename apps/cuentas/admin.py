@@ -91,6 +91,7 @@ class BloqueoIngresoAdmin(admin.ModelAdmin):
         "avisado_en",
         "levantado_en",
         "levantado_por",
+        "desbloqueado_en",
     )
     readonly_fields = fields
 

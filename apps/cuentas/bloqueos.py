@@ -11,6 +11,12 @@ the person is told by e-mail once, when it opens.
 
 The count's key carries the id of the account's last episode that is over ("época"): once an
 administrator ends a lock, or a lock ends by itself, the count starts again from zero.
+
+The e-mail carries a single-use link (OWASP's "unlock by e-mail", issue 35): a secret of the hub's
+format (`sgides_`, hidden from the logs like every other), stored only as its digest and good
+while the lock lasts. Its page marks the browser the button is pressed in as known (a device
+cookie): a stranger who locks the account delays the person but never shuts them out. Opening the
+link changes nothing (mail scanners open links); only the page's POST does, once.
 """
 
 from __future__ import annotations
@@ -25,16 +31,19 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template import loader
+from django.urls import reverse
 from django.utils import timezone
 
 from apps.cuentas import correo
 from apps.cuentas.models import BloqueoIngreso, User
 from apps.marca import selectors
+from apps.mcp import secretos
 from hub.limites import Uso, contar
 
 logger = logging.getLogger(__name__)
 
 GRUPO = "ingreso-cuenta-total"
+PREFIJO_ENLACE = "sgides_"
 
 
 @dataclass(frozen=True)
@@ -104,6 +113,8 @@ def abrir(*, request: HttpRequest, cuenta: str, segundos: int) -> BloqueoIngreso
         return None  # nobody to tell; the count alone keeps the lock
     ahora = timezone.now()
     con_correo = bool(usuario.email) and usuario.is_active
+    # The link exists only in the e-mail: the row keeps its digest.
+    enlace = secretos.generar(PREFIJO_ENLACE) if con_correo else ""
     with transaction.atomic():
         bloqueo = BloqueoIngreso.objects.create(
             cuenta=cuenta,
@@ -112,18 +123,21 @@ def abrir(*, request: HttpRequest, cuenta: str, segundos: int) -> BloqueoIngreso
             hasta=ahora + timedelta(seconds=segundos),
             fallos=settings.HUB_INGRESO_TECHO_CUENTA,
             avisado_en=ahora if con_correo else None,
+            enlace_huella=secretos.huella(enlace) if enlace else "",
         )
     if con_correo:
-        correo.encolar(request, _aviso(usuario, bloqueo))
+        correo.encolar(request, _aviso(usuario, bloqueo, enlace))
     return bloqueo
 
 
-def _aviso(usuario: User, bloqueo: BloqueoIngreso) -> EmailMultiAlternatives:
+def _aviso(usuario: User, bloqueo: BloqueoIngreso, enlace: str) -> EmailMultiAlternatives:
     """The e-mail that tells the person their account is protected, and what to do."""
     marca = selectors.marca_publica().datos
     contexto = {
         "usuario": usuario,
         "bloqueo": bloqueo,
+        # The public address, never the request's Host (which whoever asked may choose).
+        "enlace": settings.HUB_URL_PUBLICA + reverse("cuentas:desbloquear", args=[enlace]),
         "nombre_marca": marca["nombre"],
         "entidad": marca["nombre_entidad"] or marca["nombre"],
         "contacto": marca["contacto_correo"],
@@ -145,3 +159,45 @@ def levantar(*, bloqueos: QuerySet[BloqueoIngreso], por: User) -> int:
             .activos()
             .update(levantado_en=timezone.now(), levantado_por=por)
         )
+
+
+# What an unlock link is now: usable, used already, or over (its lock ended or was lifted).
+VIGENTE, USADO, VENCIDO = "vigente", "usado", "vencido"
+
+
+def enlace(secreto: str) -> tuple[str, BloqueoIngreso] | None:
+    """The state of the unlock link with this secret and its lock, or None if no lock has it."""
+    digest = secretos.huella_si_bien_formado(secreto, PREFIJO_ENLACE)
+    if digest is None:
+        return None
+    bloqueo = (
+        BloqueoIngreso.objects.select_related("usuario")
+        .filter(enlace_huella=digest, usuario__isnull=False)
+        .first()
+    )
+    if bloqueo is None:
+        return None
+    if bloqueo.desbloqueado_en is not None:
+        return USADO, bloqueo
+    if bloqueo.estado != "Activo" or not bloqueo.usuario.is_active:
+        return VENCIDO, bloqueo
+    return VIGENTE, bloqueo
+
+
+def desbloquear(*, secreto: str) -> BloqueoIngreso | None:
+    """Use an unlock link, once: its lock (the caller marks the browser known), or None when the
+    link is unknown, used or over. Of two uses at once, one gets the lock."""
+    actual = enlace(secreto)
+    if actual is None or actual[0] != VIGENTE:
+        return None
+    bloqueo = actual[1]
+    with transaction.atomic():
+        usados = (
+            BloqueoIngreso.objects.activos()
+            .filter(pk=bloqueo.pk, desbloqueado_en__isnull=True)
+            .update(desbloqueado_en=timezone.now())
+        )
+    if not usados:
+        return None
+    logger.warning("ingreso protegido: navegador reconocido por correo, usuario=%r", bloqueo.cuenta)
+    return bloqueo

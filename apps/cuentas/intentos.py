@@ -42,8 +42,10 @@ MAX_USUARIO = 150
 
 
 def cuenta(request: HttpRequest) -> str:
-    """The account a sign-in names, as typed (trimmed, case-folded, bounded)."""
-    return (request.POST.get("username") or "").strip().casefold()[:MAX_USUARIO]
+    """The account a sign-in names, as typed (trimmed, case-folded, bounded); none when it holds
+    NUL, which no account has and PostgreSQL cannot look up (the form refuses it, unchecked)."""
+    nombre = (request.POST.get("username") or "").strip().casefold()[:MAX_USUARIO]
+    return "" if "\x00" in nombre else nombre
 
 
 REGLAS_INGRESO = (

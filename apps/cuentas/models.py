@@ -78,6 +78,16 @@ class BloqueoIngreso(models.Model):
         help_text="Cuándo se envió el aviso a la persona; vacío si la cuenta no tiene correo.",
     )
     levantado_en = models.DateTimeField("levantado el", null=True, blank=True)
+    # The e-mail's single-use unlock link (apps.cuentas.bloqueos): only its SHA-256 digest.
+    enlace_huella = models.CharField(
+        "huella del enlace de desbloqueo", max_length=64, blank=True, default="", editable=False
+    )
+    desbloqueado_en = models.DateTimeField(
+        "navegador reconocido por correo el",
+        null=True,
+        blank=True,
+        help_text="Cuándo la persona usó el enlace del aviso para reconocer un navegador.",
+    )
     levantado_por = models.ForeignKey(
         User,
         verbose_name="levantado por",
@@ -93,7 +103,10 @@ class BloqueoIngreso(models.Model):
         ordering = ["-desde"]
         verbose_name = "bloqueo de ingreso"
         verbose_name_plural = "bloqueos de ingreso"
-        indexes = [models.Index(fields=["cuenta", "-id"], name="bloqueo_cuenta_idx")]
+        indexes = [
+            models.Index(fields=["cuenta", "-id"], name="bloqueo_cuenta_idx"),
+            models.Index(fields=["enlace_huella"], name="bloqueo_enlace_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.cuenta} · {self.estado}"

@@ -13,4 +13,5 @@ urlpatterns = [
     path("clave/enviada/", views.EnviadoView.as_view(), name="clave_enviada"),
     path("clave/<uidb64>/<token>/", views.NuevaContrasenaView.as_view(), name="clave_nueva"),
     path("clave/lista/", views.ListaView.as_view(), name="clave_lista"),
+    path("desbloquear/<str:secreto>/", views.desbloquear, name="desbloquear"),
 ]

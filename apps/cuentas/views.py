@@ -6,13 +6,16 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 from django.urls import reverse_lazy
 from django.utils.decorators import method_decorator
+from django.views.decorators.http import require_http_methods
 
 from apps.autorizacion.consentimiento import pedido_en_espera
+from apps.cuentas import bloqueos, dispositivos
 from apps.cuentas.correo import tras_responder
 from apps.cuentas.formularios import FormularioIngreso, FormularioNuevaContrasena, FormularioOlvido
-from apps.cuentas.intentos import limitar_ingreso, limitar_olvido
+from apps.cuentas.intentos import MAX_USUARIO, limitar_ingreso, limitar_olvido
 from apps.marca import selectors
 from hub import seguridad
 
@@ -99,3 +102,35 @@ class NuevaContrasenaView(auth_views.PasswordResetConfirmView):
 
 class ListaView(auth_views.PasswordResetCompleteView):
     template_name = "cuentas/clave_lista.html"
+
+
+# The link is in the path: no cache keeps the page, and no other site gets it as a Referer.
+# (same-origin, not no-referrer: with no-referrer the browser sends `Origin: null` with the
+# button's POST, which Django's CSRF check refuses.)
+_SIN_RASTRO = {"Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
+_ESTADOS = {bloqueos.VIGENTE: 200, bloqueos.USADO: 410, bloqueos.VENCIDO: 410}
+
+
+@require_http_methods(["GET", "POST"])
+def desbloquear(request: HttpRequest, secreto: str) -> HttpResponse:
+    """The lock e-mail's link: GET shows the page and changes nothing (mail scanners open links);
+    its button's POST marks this browser as known to the account, once."""
+    if request.method == "POST" and (bloqueo := bloqueos.desbloquear(secreto=secreto)):
+        respuesta = TemplateResponse(
+            request,
+            "cuentas/desbloqueo.html",
+            {"estado": "hecho", "bloqueo": bloqueo},
+            headers=_SIN_RASTRO,
+        )
+        nombre = bloqueo.usuario.get_username().strip().casefold()[:MAX_USUARIO]
+        dispositivos.emitir(respuesta, cuenta=nombre)
+        return respuesta
+    actual = bloqueos.enlace(secreto)
+    estado, bloqueo = actual if actual is not None else (None, None)
+    return TemplateResponse(
+        request,
+        "cuentas/desbloqueo.html",
+        {"estado": estado, "bloqueo": bloqueo},
+        status=_ESTADOS.get(estado, 404),
+        headers=_SIN_RASTRO,
+    )

@@ -117,14 +117,15 @@ class TipoCredencial:
     """One kind of credential: where it travels, how its secrets look, whom it names, its row.
 
     A person's credential row has `usuario` and `usuario_id`; `bearer` is the prefix that routes
-    an `Authorization: Bearer` value to this kind ("" takes any value no other kind claimed).
+    an `Authorization: Bearer` value to this kind ("" takes any value no other kind claimed; a
+    tuple, any of its prefixes).
     """
 
     nombre: str
     papel: Papel
     cabecera: str | None  # its own header, as request.META names it (None: Bearer only)
     prefijo: str  # of its secrets (secretos.huella_si_bien_formado)
-    bearer: str
+    bearer: str | tuple[str, ...]
     # digest -> (cache keys its lookup reads, what this process saw it name: (id, user id, ...))
     prever: Callable[[str], tuple[list[str], tuple[int, ...] | None]]
     buscar: Callable[[str], Any]  # digest -> row, from the shared cache (apps.mcp.identidades)
@@ -189,7 +190,7 @@ OAUTH = TipoCredencial(
     papel=Papel.PERSONA,
     cabecera=None,
     prefijo=oauth.PREFIJO_ACCESO,
-    bearer=oauth.PREFIJO_ACCESO,
+    bearer=oauth.PREFIJOS_BEARER,
     prever=accesos.prever,
     buscar=accesos.por_huella,
     anotar_uso=oauth.anotar_uso,

@@ -22,6 +22,9 @@ from apps.cuentas.models import User
 from apps.mcp import recurso, services
 
 PREFIJO_ACCESO = tokens.PREFIJO_ACCESO
+# A refresh token sent as Bearer is an OAuth token too: refused as one (TOKEN_MCP_INVALIDO, its
+# prefix never makes it an access token), not taken for an API key.
+PREFIJOS_BEARER = tokens.PREFIJOS
 
 AMBIGUA = "El token OAuth ya identifica a la persona y a la aplicación: no envíe otra credencial."
 INVALIDO = ("TOKEN_MCP_INVALIDO", "El token OAuth no es válido, venció o fue revocado.")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from django.conf import settings
 
+from apps.mcp.models import AjustesAsistente
+
 RUTA_MCP = "/mcp/api/mcp"
 RUTA_METADATOS = "/.well-known/oauth-protected-resource"
 REALM = "mcp"
@@ -26,10 +28,12 @@ def url_metadatos() -> str:
 
 
 def desafio(*, token_invalido: bool = False) -> str:
-    """The `WWW-Authenticate` value of a 401: realm, the error when a token was bad, and where
-    to discover the authorization server (RFC 9728 5.1)."""
+    """The `WWW-Authenticate` value of a 401: realm, the error when a token was bad, and, while
+    OAuth is on, where to discover the authorization server (RFC 9728 5.1): with it off, a client
+    sent there would look for a sign-in the hub refuses."""
     partes = [f'realm="{REALM}"']
     if token_invalido:
         partes.append('error="invalid_token"')
-    partes.append(f'resource_metadata="{url_metadatos()}"')
+    if AjustesAsistente.cargar().oauth_habilitado:
+        partes.append(f'resource_metadata="{url_metadatos()}"')
     return "Bearer " + ", ".join(partes)

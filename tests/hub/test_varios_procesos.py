@@ -355,6 +355,41 @@ def test_one_authorization_code_sent_to_both_hosts_at_once_is_exchanged_once_the
     assert _tokens_vivos(procesos.env, client_id) == [0, 0]
 
 
+REFRESCOS = 4  # the same refresh token, twice to each host, all released at once
+
+
+def _refrescar(base: str, client_id: str, refresco: str) -> httpx.Response:
+    return httpx.post(
+        f"{base}/oauth/token",
+        data={"grant_type": "refresh_token", "refresh_token": refresco, "client_id": client_id},
+        headers={"X-Forwarded-For": _ip_nueva()},
+        timeout=60,
+    )
+
+
+def test_one_refresh_token_sent_to_both_hosts_at_once_is_rotated_once_then_its_family_revoked(
+    procesos,
+):
+    # One wins; every other gets invalid_grant in JSON, never cached (it was a 500 in HTML). The
+    # token was used twice: a reuse, as a replay a moment later is, so the family is revoked,
+    # the winner's new tokens with it, whichever order the requests reached the database in.
+    client_id, codigo, verificador = _codigo_oauth(procesos)
+    r = _canjear(procesos.bases[0], client_id, codigo, verificador)
+    assert r.status_code == 200, r.text
+    refresco = r.json()["refresh_token"]
+    destinos = [procesos.bases[i % 2] for i in range(REFRESCOS)]
+    respuestas = _a_la_vez([partial(_refrescar, base, client_id, refresco) for base in destinos])
+    estados = sorted(r.status_code for r in respuestas)
+    assert estados == [200] + [400] * (REFRESCOS - 1), [r.text for r in respuestas]
+    for perdida in (r for r in respuestas if r.status_code == 400):
+        assert perdida.headers["Content-Type"] == "application/json"
+        assert perdida.headers["Cache-Control"] == "no-store"
+        assert perdida.json()["error"] == "invalid_grant"
+    assert _tokens_vivos(procesos.env, client_id) == [0, 0]
+    ganadora = next(r for r in respuestas if r.status_code == 200).json()
+    assert _refrescar(procesos.bases[1], client_id, ganadora["refresh_token"]).status_code == 400
+
+
 # --- a brand change on one host is served by the other at once ------------------------------------
 
 

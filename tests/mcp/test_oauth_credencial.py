@@ -293,7 +293,10 @@ def test_oauth_switched_off_stops_every_token_at_once(client, oauth):
     _token, cabeceras = oauth
     assert rpc(client, "ping", **cabeceras).status == 200
     ajustar(oauth_habilitado=False)
-    _401(rpc(client, "ping", **cabeceras))
+    r = rpc(client, "ping", **cabeceras)
+    assert (r.status, r.cuerpo["error"]["code"]) == (401, "TOKEN_MCP_INVALIDO")
+    # Issue 35: with OAuth off, the challenge points to no OAuth metadata.
+    assert r.http["WWW-Authenticate"] == 'Bearer realm="mcp", error="invalid_token"'
     ajustar(oauth_habilitado=True)
     assert rpc(client, "ping", **cabeceras).status == 200
 

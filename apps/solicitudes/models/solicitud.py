@@ -154,11 +154,13 @@ class SolicitudQuerySet(models.QuerySet):
     def radicadas_entre(
         self, desde: date | None = None, hasta: date | None = None
     ) -> SolicitudQuerySet:
-        """Filed between two local dates, both included (a range on the column: index-friendly)."""
+        """Filed between two local dates, both included (a range on the column: index-friendly);
+        the calendar's edge days are served like any other."""
         qs = self
         if desde is not None:
             qs = qs.filter(fecha_radicacion__gte=_inicio_del_dia(desde))
-        if hasta is not None:
+        # The calendar's last day has no next one: "until then" is then no bound at all.
+        if hasta is not None and hasta < date.max:
             qs = qs.filter(fecha_radicacion__lt=_inicio_del_dia(hasta + timedelta(days=1)))
         return qs
 
