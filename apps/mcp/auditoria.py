@@ -16,6 +16,8 @@ from hub.logs import request_id_actual, request_id_recibido_actual
 from hub.texto import recortar
 
 SECRETOS = frozenset({"token_confirmacion"})
+# Written beside the arguments of a write the person approved on the hub (issue 40).
+APROBADA_EN_EL_HUB = "aprobada_en_el_hub"
 MAX_TEXTO = 200
 MAX_ELEMENTOS = 30
 MAX_PROFUNDIDAD = 4
@@ -64,6 +66,7 @@ def registrar(
     argumentos: Any,
     resultado: str,
     duracion_ms: int,
+    aprobada_en_el_hub: bool = False,
 ) -> RegistroAuditoria:
     """Insert the row; an exception here must fail the call (the caller rolls back).
 
@@ -76,13 +79,25 @@ def registrar(
         with transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
-            return _crear(identidad, herramienta, argumentos, resultado, duracion_ms)
-    return _crear(identidad, herramienta, argumentos, resultado, duracion_ms)
+            return _crear(
+                identidad, herramienta, argumentos, resultado, duracion_ms, aprobada_en_el_hub
+            )
+    return _crear(identidad, herramienta, argumentos, resultado, duracion_ms, aprobada_en_el_hub)
 
 
 def _crear(
-    identidad: Identidad, herramienta: str, argumentos: Any, resultado: str, duracion_ms: int
+    identidad: Identidad,
+    herramienta: str,
+    argumentos: Any,
+    resultado: str,
+    duracion_ms: int,
+    aprobada_en_el_hub: bool,
 ) -> RegistroAuditoria:
+    limpios = limpiar_argumentos(argumentos) if isinstance(argumentos, dict) else {}
+    # The key is the hub's, never the caller's: one sent as an argument is dropped.
+    limpios.pop(APROBADA_EN_EL_HUB, None)
+    if aprobada_en_el_hub:
+        limpios[APROBADA_EN_EL_HUB] = True
     return RegistroAuditoria.objects.create(
         usuario=identidad.usuario,
         clave=identidad.clave,
@@ -94,7 +109,7 @@ def _crear(
         credencial=identidad.tipo_credencial,
         ip=identidad.ip,
         herramienta=_texto(str(herramienta), 80),
-        argumentos=limpiar_argumentos(argumentos) if isinstance(argumentos, dict) else {},
+        argumentos=limpios,
         resultado=resultado[:40],
         duracion_ms=max(0, duracion_ms),
         request_id=request_id_actual(),

@@ -107,6 +107,13 @@ def descifrar(token: str) -> Any:
 
 def emitir(identidad: Identidad, herramienta: str, datos: dict[str, Any], *, segundos: int) -> str:
     """A new single-use confirmation token for these exact arguments, valid `segundos`."""
+    return emitir_con_carga(identidad, herramienta, datos, segundos=segundos)[0]
+
+
+def emitir_con_carga(
+    identidad: Identidad, herramienta: str, datos: dict[str, Any], *, segundos: int
+) -> tuple[str, dict[str, Any]]:
+    """The new token and its payload (its id and expiry key the approval on the hub)."""
     if len(herramienta) > LARGO_HERRAMIENTA:
         raise ValueError(f"nombre de herramienta de más de {LARGO_HERRAMIENTA} caracteres")
     ahora = int(time.time())
@@ -123,7 +130,7 @@ def emitir(identidad: Identidad, herramienta: str, datos: dict[str, Any], *, seg
     token = cifrar(carga)
     if len(token) > LARGO_MAXIMO:  # pragma: no cover - bounded by the fields' sizes (tested)
         raise RuntimeError("token de confirmación demasiado largo")
-    return token
+    return token, carga
 
 
 def vence_en(segundos: int) -> str:
@@ -195,6 +202,11 @@ def verificar(
     return carga
 
 
+def vence_de(carga: dict[str, Any]) -> datetime:
+    """The token's own expiry, as a date."""
+    return datetime.fromtimestamp(carga["v"], tz=UTC)
+
+
 def consumir(carga: dict[str, Any], identidad: Identidad) -> None:
     """Mark the token used; must run inside the write's transaction (unique id, at most once)."""
     try:
@@ -203,7 +215,7 @@ def consumir(carga: dict[str, Any], identidad: Identidad) -> None:
                 jti=str(carga["j"])[:32],
                 herramienta=carga["h"],
                 usuario=identidad.usuario,
-                vence=datetime.fromtimestamp(carga["v"], tz=UTC),
+                vence=vence_de(carga),
             )
     except IntegrityError:
         raise ErrorHerramienta(

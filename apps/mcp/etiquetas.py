@@ -16,6 +16,8 @@ ETIQUETAS = {
     "ESCRITURA_DESHABILITADA": "Escritura deshabilitada",
     "RATE_LIMIT": "Límite de uso superado",
     "CONFIRMACION_AJENA": "Confirmación ajena",
+    "APROBACION_PENDIENTE": "Aprobación pendiente en el hub",
+    "APROBACION_RECHAZADA": "Rechazada por la persona en el hub",
     "CREDENCIAL_AMBIGUA": "Credenciales contradictorias",
     "NO_AUTENTICADO": "Sin credencial válida",
     "TOKEN_MCP_INVALIDO": "Token inválido",

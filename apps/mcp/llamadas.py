@@ -10,13 +10,13 @@ from typing import Any
 from django.db import transaction
 from django.http import HttpRequest
 
-from apps.mcp import auditoria, confirmacion
+from apps.mcp import aprobaciones, auditoria, confirmacion
 from apps.mcp import limites as limites_mcp
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import Acceso, ErrorHerramienta, Herramienta, Llamada, Resultado, registro
 from hub import metricas
-from hub.enlaces import con_url
+from hub.enlaces import absoluta, con_url
 from hub.respuestas import a_json, campos_de
 from hub.texto import sin_sustitutos, tiene_sustitutos
 
@@ -122,18 +122,22 @@ def _escribir(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
                 campos={"token_confirmacion": ["Envíelo solo con confirmar=true."]},
             )
         previa = herramienta.funcion(llamada, datos)
+        token, carga = confirmacion.emitir_con_carga(
+            llamada.identidad, herramienta.nombre, datos, segundos=segundos
+        )
         datos_previa = {
             **previa.datos,
             "requiere_confirmacion": True,
-            "token_confirmacion": confirmacion.emitir(
-                llamada.identidad, herramienta.nombre, datos, segundos=segundos
-            ),
+            "token_confirmacion": token,
             "vence_en": confirmacion.vence_en(segundos),
         }
+        minutos = segundos // 60 or 1
+        if llamada.ajustes.aprobar_en_el_hub:
+            return _previa_con_aprobacion(llamada, previa, datos_previa, carga, minutos)
         resumen = (
             f"{previa.resumen} Nada se ha escrito todavía: muestre esta vista previa a la persona "
             "y, solo si la aprueba, repita la llamada con los mismos argumentos, confirmar=true "
-            f"y el token_confirmacion (vale {segundos // 60 or 1} min y un solo uso)."
+            f"y el token_confirmacion (vale {minutos} min y un solo uso)."
         )
         return Resultado(resumen, datos_previa)
     if not token:
@@ -143,11 +147,37 @@ def _escribir(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
             campos={"token_confirmacion": ["Obligatorio cuando confirmar=true."]},
         )
     carga = confirmacion.verificar(token, llamada.identidad, herramienta.nombre, datos, segundos)
+    llamada.aprobada_en_el_hub = aprobaciones.exigir(carga=carga, ajustes=llamada.ajustes)
     # Spend the token first: a concurrent confirmation waits on the unique id and then fails.
     confirmacion.consumir(carga, llamada.identidad)
     limites_mcp.contar_escritura(llamada)
     previa = herramienta.funcion(llamada, datos)  # access is checked again at write time
     return herramienta.ejecutar(llamada, datos, previa)
+
+
+def _previa_con_aprobacion(
+    llamada: Llamada,
+    previa: Resultado,
+    datos_previa: dict[str, Any],
+    carga: dict[str, Any],
+    minutos: int,
+) -> Resultado:
+    """The preview plus the link where the person approves it on the hub (issue 40)."""
+    fila = aprobaciones.crear(
+        carga=carga,
+        identidad=llamada.identidad,
+        herramienta=llamada.herramienta,
+        resumen=previa.resumen,
+        previa=previa.datos,
+    )
+    datos = {**datos_previa, "aprobacion": {"enlace": fila.enlace}}
+    resumen = (
+        f"{previa.resumen} Nada se ha escrito todavía: la organización exige que la persona "
+        "apruebe esta operación en el hub. Pídale que abra el enlace de aprobación "
+        f"({absoluta(fila.enlace)}) y pulse «Aprobar»; después repita la llamada con los mismos "
+        f"argumentos, confirmar=true y el token_confirmacion (vale {minutos} min y un solo uso)."
+    )
+    return Resultado(resumen, datos)
 
 
 def _verificar(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
@@ -254,6 +284,7 @@ def llamar(
             argumentos=argumentos,
             resultado=codigo,
             duracion_ms=int((time.monotonic() - inicio) * 1000),
+            aprobada_en_el_hub=llamada.aprobada_en_el_hub and codigo == "ok",
         )
     metricas.herramienta(herramienta.nombre, codigo, time.monotonic() - inicio)
     return respuesta

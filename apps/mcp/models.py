@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -17,6 +17,9 @@ from django.utils import timezone
 
 from apps.mcp.etiquetas import etiqueta
 from hub.singleton import ModeloUnico
+
+if TYPE_CHECKING:
+    from apps.cuentas.models import User
 
 HERRAMIENTAS_PUBLICAS_POR_DEFECTO = ["estado_solicitud", "buscar_documento"]
 
@@ -106,6 +109,13 @@ class AjustesAsistente(ModeloUnico):
         "vigencia máxima del token personal (días)",
         default=90,
         validators=[MinValueValidator(1), MaxValueValidator(366)],
+    )
+    aprobar_en_el_hub = models.BooleanField(
+        "las escrituras del asistente se aprueban en el hub",
+        default=False,
+        help_text="Encendido, la vista previa de una escritura trae un enlace a una página del hub "
+        "donde la persona la aprueba o la rechaza; la confirmación solo se cumple después de "
+        "«Aprobar». Los clientes reciben entonces el código APROBACION_PENDIENTE.",
     )
     confirmacion_segundos = models.PositiveIntegerField(
         "vigencia del token de confirmación (segundos)",
@@ -377,6 +387,64 @@ class ConfirmacionUsada(models.Model):
 
     def __str__(self) -> str:
         return f"{self.herramienta} {timezone.localtime(self.usada_en):%Y-%m-%d %H:%M}"
+
+
+class AprobacionQuerySet(models.QuerySet):
+    def vencidas(self, ahora: datetime) -> AprobacionQuerySet:
+        """Approvals whose token could not be presented any more anyway."""
+        return self.filter(vence__lt=ahora)
+
+    def de(self, usuario: User) -> AprobacionQuerySet:
+        """The person's own: another person's approval does not exist for them."""
+        if not getattr(usuario, "is_authenticated", False):
+            return self.none()
+        return self.filter(usuario=usuario)
+
+
+class Aprobacion(models.Model):
+    """A preview waiting for, or holding, the person's decision on the hub (issue 40).
+
+    Keyed by the confirmation token's id, like `ConfirmacionUsada`; the page's address carries
+    `clave`, a random id of its own, never the token. It keeps the preview to show it: the token
+    carries only a digest of the arguments.
+    """
+
+    class Estado(models.TextChoices):
+        PENDIENTE = "pendiente", "Pendiente"
+        APROBADA = "aprobada", "Aprobada"
+        RECHAZADA = "rechazada", "Rechazada"
+
+    jti = models.CharField("identificador del token", max_length=32, primary_key=True)
+    clave = models.CharField("identificador del enlace", max_length=64, unique=True)
+    herramienta = models.CharField(max_length=80)
+    titulo = models.CharField("operación", max_length=200)
+    usuario = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    resumen = models.TextField("vista previa")
+    previa = models.JSONField("datos de la vista previa", default=dict)
+    estado = models.CharField(max_length=10, choices=Estado.choices, default=Estado.PENDIENTE)
+    creada = models.DateTimeField(default=timezone.now)
+    decidida_en = models.DateTimeField("decidida en", null=True, blank=True)
+    # The token's own expiry: past it nothing can be decided nor confirmed, and
+    # `manage.py mantenimiento` deletes the row.
+    vence = models.DateTimeField(db_index=True)
+
+    objects = AprobacionQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "aprobación en el hub"
+        verbose_name_plural = "aprobaciones en el hub"
+
+    def __str__(self) -> str:
+        return f"{self.herramienta} {self.get_estado_display().lower()}"
+
+    @property
+    def enlace(self) -> str:
+        return f"/mcp/aprobaciones/{self.clave}/"
+
+    def vencida(self, ahora: datetime | None = None) -> bool:
+        return (ahora or timezone.now()) > self.vence
 
 
 def _llamante(

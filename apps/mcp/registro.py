@@ -65,6 +65,8 @@ class Llamada:
     # Plain attributes, copied once: a tool reads them without calling back into the assistant.
     usuario: User | None = field(init=False)
     ip: str = field(init=False)
+    # Set by a confirmation the person approved on the hub (issue 40): its audit row says so.
+    aprobada_en_el_hub: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         self.usuario = self.identidad.usuario
@@ -95,6 +97,19 @@ ERROR_REINTENTAR_EN: dict[str, Any] = {"type": "integer", "minimum": 0}
 ENCONTRADO_FALSO: dict[str, Any] = {"type": "boolean", "const": False}
 
 
+# The link to the hub page where the person approves a write (issue 40): on the preview, and on
+# APROBACION_PENDIENTE, when the organization switched hub approval on.
+# Declared with its `url` already, so the error member stays exactly `esquema_error`.
+APROBACION: dict[str, Any] = esquema_con_url(
+    {
+        "type": "object",
+        "description": "Página del hub donde la persona aprueba o rechaza esta escritura.",
+        "properties": {"enlace": {"type": "string", "pattern": "^/"}},
+        "required": ["enlace"],
+    }
+)
+
+
 def esquema_error(herramienta: Herramienta) -> dict[str, Any]:
     """The error member of the tool's outputSchema: codigo and mensaje, plus what its errors add.
 
@@ -108,6 +123,8 @@ def esquema_error(herramienta: Herramienta) -> dict[str, Any]:
     }
     if herramienta.escritura or herramienta.verificacion is not None:
         propiedades["reintentar_en"] = ERROR_REINTENTAR_EN
+    if herramienta.escritura:
+        propiedades["aprobacion"] = copy.deepcopy(APROBACION)
     propiedades.update(copy.deepcopy(herramienta.salida_error))
     return {"type": "object", "properties": propiedades, "required": ["codigo", "mensaje"]}
 
@@ -174,6 +191,7 @@ class Herramienta:
             "requiere_confirmacion": {"type": "boolean", "const": True},
             "token_confirmacion": {"type": "string", "maxLength": 600},
             "vence_en": {"type": "string"},
+            "aprobacion": copy.deepcopy(APROBACION),
         }
         requeridos = sorted(
             {*previa.get("required", []), "requiere_confirmacion", "token_confirmacion"}

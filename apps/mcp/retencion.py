@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 
 from apps.mcp import rechazos
 from apps.mcp.models import (
+    Aprobacion,
     AuditoriaQuerySet,
     ConfirmacionUsada,
     RechazoAsistente,
@@ -31,6 +32,12 @@ def confirmaciones_vencidas(ahora: datetime) -> Purga:
         "borradas",
         ConfirmacionUsada.objects.vencidas(ahora),
     )
+
+
+@PURGAS.agregar
+def aprobaciones_vencidas(ahora: datetime) -> Purga:
+    """An approval on the hub goes with its token: past its expiry nothing reads it."""
+    return Purga("aprobaciones en el hub vencidas", "borradas", Aprobacion.objects.vencidas(ahora))
 
 
 def _con_la_auditoria(

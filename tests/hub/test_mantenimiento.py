@@ -227,6 +227,7 @@ def test_a_run_reports_every_table_once_in_a_fixed_order(settings):
     assert _mantenimiento().splitlines() == [
         "rechazos del asistente: 0 fila(s) cerrada(s)",
         "confirmaciones usadas vencidas: 0 borradas",
+        "aprobaciones en el hub vencidas: 0 borradas",
         "registro de auditoría (más de 30 días): 1 borradas",
         "rechazos del asistente (más de 30 días): 0 borradas",
         "tokens de refresco OAuth vencidos: 0 borrados",
@@ -243,6 +244,7 @@ def test_a_run_reports_every_table_once_in_a_fixed_order(settings):
 def test_a_dry_run_reports_every_table_once_and_closes_no_refusal_count():
     assert _mantenimiento("--simular").splitlines() == [
         "confirmaciones usadas vencidas: 0 se borrarían",
+        "aprobaciones en el hub vencidas: 0 se borrarían",
         "registro de auditoría: se conserva todo (HUB_RETENCION_AUDITORIA_DIAS sin definir)",
         "rechazos del asistente: se conserva todo, como el registro de auditoría",
         "tokens de refresco OAuth vencidos: 0 se borrarían",

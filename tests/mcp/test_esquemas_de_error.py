@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from apps.cuentas.models import User
-from apps.mcp import confirmacion, llamadas
+from apps.mcp import aprobaciones, confirmacion, llamadas
 from apps.mcp.llamadas import visible_sin_usuario
 from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import Herramienta, esquema_error, registro
@@ -229,6 +229,19 @@ def _escritura(m: Mundo, h: Herramienta, monkeypatch) -> None:
     ajustar(escrituras_habilitadas=False)
     m.error(nombre, argumentos, m.completo, "ESCRITURA_DESHABILITADA")
     ajustar(escrituras_habilitadas=True, escrituras_por_minuto=6)
+    _aprobacion_en_el_hub(m, nombre, persona)
+
+
+def _aprobacion_en_el_hub(m: Mundo, nombre: str, persona: User) -> None:
+    """Hub approval switched on (issue 40): the preview with its link, pending and rejected."""
+    ajustar(aprobar_en_el_hub=True)
+    token = m.previa(nombre, m.completo)
+    datos = m.confirmar(nombre, token, m.completo, "APROBACION_PENDIENTE")
+    assert datos["aprobacion"]["url"].endswith(datos["aprobacion"]["enlace"])
+    clave = datos["aprobacion"]["enlace"].rstrip("/").rsplit("/", 1)[-1]
+    aprobaciones.decidir(usuario=persona, clave=clave, aprobar=False)
+    m.confirmar(nombre, token, m.completo, "APROBACION_RECHAZADA")
+    ajustar(aprobar_en_el_hub=False)
 
 
 def _esperados(h: Herramienta) -> set[str]:
@@ -252,6 +265,8 @@ def _esperados(h: Herramienta) -> set[str]:
             "SERVICIO_NO_DISPONIBLE",
             "RATE_LIMIT",
             "ESCRITURA_DESHABILITADA",
+            "APROBACION_PENDIENTE",
+            "APROBACION_RECHAZADA",
         }
     return codigos
 

@@ -14,6 +14,7 @@ from hub.sitio_admin import AdminUnico
 
 ACCESO = (
     "escrituras_habilitadas",
+    "aprobar_en_el_hub",
     "herramientas_publicas",
     "permitir_token_solo",
     "token_max_dias",
