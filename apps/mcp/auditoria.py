@@ -64,6 +64,7 @@ def registrar(
     argumentos: Any,
     resultado: str,
     duracion_ms: int,
+    objeto: dict[str, str] | None = None,
 ) -> RegistroAuditoria:
     """Insert the row; an exception here must fail the call (the caller rolls back).
 
@@ -76,12 +77,27 @@ def registrar(
         with transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
-            return _crear(identidad, herramienta, argumentos, resultado, duracion_ms)
-    return _crear(identidad, herramienta, argumentos, resultado, duracion_ms)
+            return _crear(identidad, herramienta, argumentos, resultado, duracion_ms, objeto)
+    return _crear(identidad, herramienta, argumentos, resultado, duracion_ms, objeto)
+
+
+def objeto_escrito(objeto: dict[str, str] | None) -> dict[str, str]:
+    """What a write created, as the row keeps it: three short texts, a relative link only."""
+    if not isinstance(objeto, dict):
+        return {}
+    limpio = {k: _texto(str(objeto.get(k) or ""), 200) for k in ("tipo", "texto", "enlace")}
+    if not limpio["enlace"].startswith("/") or limpio["enlace"].startswith("//"):
+        limpio["enlace"] = ""  # only a page of this service is linked
+    return limpio if limpio["texto"] else {}
 
 
 def _crear(
-    identidad: Identidad, herramienta: str, argumentos: Any, resultado: str, duracion_ms: int
+    identidad: Identidad,
+    herramienta: str,
+    argumentos: Any,
+    resultado: str,
+    duracion_ms: int,
+    objeto: dict[str, str] | None = None,
 ) -> RegistroAuditoria:
     return RegistroAuditoria.objects.create(
         usuario=identidad.usuario,
@@ -96,6 +112,7 @@ def _crear(
         herramienta=_texto(str(herramienta), 80),
         argumentos=limpiar_argumentos(argumentos) if isinstance(argumentos, dict) else {},
         resultado=resultado[:40],
+        objeto=objeto_escrito(objeto),
         duracion_ms=max(0, duracion_ms),
         request_id=request_id_actual(),
         request_id_recibido=request_id_recibido_actual(),

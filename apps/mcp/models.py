@@ -447,6 +447,9 @@ class RegistroAuditoria(models.Model):
     herramienta = models.CharField(max_length=80, db_index=True, editable=False)
     argumentos = models.JSONField(default=dict, blank=True, editable=False)
     resultado = models.CharField(max_length=40, db_index=True, editable=False)
+    # What a write tool created or changed: {"tipo", "texto", "enlace"} (empty for the rest), so
+    # that the person's activity page links to it (apps.mcp.actividad).
+    objeto = models.JSONField("qué escribió", default=dict, blank=True, editable=False)
     duracion_ms = models.PositiveIntegerField("duración (ms)", default=0, editable=False)
     # The same id as the request's log lines (X-Request-ID): from an audit row to its logs.
     request_id = models.CharField("id de petición", max_length=64, blank=True, editable=False)
