@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('mcp', '0009_cimd_por_defecto'),
+        ("mcp", "0009_cimd_por_defecto"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='registroauditoria',
-            name='objeto',
-            field=models.JSONField(blank=True, default=dict, editable=False, verbose_name='qué escribió'),
+            model_name="registroauditoria",
+            name="objeto",
+            field=models.JSONField(
+                blank=True, default=dict, editable=False, verbose_name="qué escribió"
+            ),
         ),
     ]
