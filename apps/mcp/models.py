@@ -411,6 +411,13 @@ class AuditoriaQuerySet(models.QuerySet):
     def anteriores_a(self, fecha: datetime) -> AuditoriaQuerySet:
         return self.filter(creado__lt=fecha)
 
+    def de_la_persona(self, usuario) -> AuditoriaQuerySet:
+        """The calls made in this person's name, whoever asks: the person's own activity page
+        shows exactly these (an administrator reads everyone's in the admin, not here)."""
+        if usuario is None or not usuario.is_authenticated:
+            return self.none()
+        return self.filter(usuario_id=usuario.pk)
+
     def purgar_por_retencion(self) -> int:
         """The only way rows leave: `manage.py mantenimiento`, and only past a configured
         HUB_RETENCION_AUDITORIA_DIAS. People (the admin included) can never delete a row."""
@@ -491,6 +498,12 @@ class RechazoAsistenteQuerySet(models.QuerySet):
 
     def anteriores_a(self, fecha: datetime) -> RechazoAsistenteQuerySet:
         return self.filter(minuto__lt=fecha)
+
+    def de_la_persona(self, usuario) -> RechazoAsistenteQuerySet:
+        """The refusals whose credentials named this person (403, 429); a 401 names nobody."""
+        if usuario is None or not usuario.is_authenticated:
+            return self.none()
+        return self.filter(usuario_id=usuario.pk, estado__in=(403, 429))
 
 
 class RechazoAsistente(models.Model):
