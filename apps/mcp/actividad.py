@@ -227,7 +227,8 @@ def rechazos(usuario: User, datos: dict[str, Any]) -> list[MinutoRechazado]:
     for fila in filas:
         conteo = conteos.get(llave_cache(fila)) if fila.pendiente else None
         veces = max(fila.veces, conteo) if isinstance(conteo, int) else fila.veces
-        motivo = f"{ESTADOS_RECHAZO.get(fila.estado, fila.estado)}: {etiqueta(fila.codigo)}"
+        estado, codigo = ESTADOS_RECHAZO.get(fila.estado, str(fila.estado)), etiqueta(fila.codigo)
+        motivo = estado if codigo == estado else f"{estado}: {codigo}"
         resultado.append(MinutoRechazado(fila.minuto, fila.estado, motivo, veces))
     return resultado
 

@@ -108,7 +108,7 @@ def test_the_owner_sees_her_calls_newest_first_in_words(navegante, actividad):
     ]
     escritura, error, claude = filas
     assert "Token «Portátil»" in escritura and "Correcta" in escritura
-    assert '<a href="/solicitudes/7">=MDA-2026-000007</a>' in escritura
+    assert '<a class="sin-corte" href="/solicitudes/7">=MDA-2026-000007</a>' in escritura
     assert "Sin permiso" in error and "estado-error" in error
     assert "Aplicación «Claude»" in claude
     assert not any("mis_tareas" in f for f in filas)  # another person's call
@@ -265,7 +265,8 @@ def test_refusals_that_named_the_person_appear_counted_per_minute_and_401_stays_
     assert [f.split('"')[1] for f in filas] == ["403", "429"]
     assert "Sin acceso: Sin permiso" in filas[0]
     assert '<td data-etiqueta="Veces">4</td>' in filas[0]
-    assert "Límite de uso superado" in filas[1] and ">7</td>" in filas[1]
+    assert '<td data-etiqueta="Motivo">Límite de uso superado</td>' in filas[1]
+    assert ">7</td>" in filas[1]
     assert "NO_AUTENTICADO" not in tabla and "Sin credencial" not in tabla
 
 
