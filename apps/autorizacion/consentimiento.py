@@ -23,6 +23,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.decorators import method_decorator
 from oauth2_provider.exceptions import FatalClientError, OAuthToolkitError
 from oauth2_provider.http import OAuth2ResponseRedirect
 from oauth2_provider.models import AccessToken
@@ -33,6 +34,8 @@ from oauthlib.oauth2.rfc6749 import errors
 from apps.autorizacion import reconocidas, redirecciones, servidor
 from apps.autorizacion.accesos import ALCANCE_ESCRIBIR, ALCANCE_LEER
 from apps.autorizacion.models import Aplicacion
+from apps.cuentas.avisos import avisar_acceso_nuevo
+from apps.cuentas.correo import tras_responder
 from apps.cuentas.models import User
 from apps.mcp import services as servicios_asistente
 from hub import seguridad
@@ -100,6 +103,7 @@ def ya_aprobado(usuario: User, aplicacion: Aplicacion, alcances: list[str]) -> b
     return any(pedidos <= set(s.split()) for s in vivos.values_list("scope", flat=True))
 
 
+@method_decorator(tras_responder, name="dispatch")  # the notice of a new connection leaves after
 class Autorizacion(AuthorizationView):
     """GET: the consent page (or straight back when already approved); POST: the decision."""
 
@@ -260,6 +264,17 @@ class Autorizacion(AuthorizationView):
                 alcances.discard(ALCANCE_ESCRIBIR)
             alcances.add(ALCANCE_LEER)  # every connection reads; writing is the choice
             form.cleaned_data["scope"] = " ".join(sorted(alcances))
+            # A first connection of this client by this person (none alive now) is news to them.
+            nueva = not ya_aprobado(self.request.user, aplicacion, [])
+            respuesta = super().form_valid(form)
+            if nueva and "code=" in respuesta.get("Location", ""):
+                avisar_acceso_nuevo(
+                    self.request,
+                    usuario=self.request.user,
+                    tipo="aplicacion",
+                    nombre=aplicacion.nombre_visible,
+                )
+            return respuesta
         return super().form_valid(form)
 
 

@@ -18,7 +18,9 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
 from apps.autorizacion import services as servicios_oauth
+from apps.cuentas.avisos import avisar_acceso_nuevo
 from apps.cuentas.clientes_mcp import configuraciones
+from apps.cuentas.correo import tras_responder
 from apps.cuentas.formularios import FormularioToken
 from apps.mcp import conexiones, recurso, services
 from apps.mcp.entrega import Entrega
@@ -41,7 +43,11 @@ def _token_propio(request: HttpRequest) -> TokenPersonal:
 
 
 def _entregar(request: HttpRequest, token: TokenPersonal, secreto: str) -> HttpResponse:
-    """Redirect to the page that shows the new secret once."""
+    """Redirect to the page that shows the new secret once; the person gets word of the new
+    token by e-mail (created or regenerated: either is a new token in their name)."""
+    avisar_acceso_nuevo(
+        request, usuario=request.user, tipo="token", nombre=token.nombre, cuando=token.creado
+    )
     respuesta = redirect(reverse("cuentas:perfil") + "#token-nuevo")
     ENTREGA_TOKEN.guardar(request, respuesta, ident=token.pk, secreto=secreto)
     return respuesta
@@ -100,6 +106,7 @@ def _desconectar(request: HttpRequest) -> HttpResponse:
     return redirect(reverse("cuentas:perfil") + "#aplicaciones")
 
 
+@tras_responder
 @never_cache
 @login_required
 def perfil(request: HttpRequest) -> HttpResponse:

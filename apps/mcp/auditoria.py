@@ -67,6 +67,7 @@ def registrar(
     resultado: str,
     duracion_ms: int,
     aprobada_en_el_hub: bool = False,
+    objeto: dict[str, str] | None = None,
 ) -> RegistroAuditoria:
     """Insert the row; an exception here must fail the call (the caller rolls back).
 
@@ -80,9 +81,27 @@ def registrar(
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
             return _crear(
-                identidad, herramienta, argumentos, resultado, duracion_ms, aprobada_en_el_hub
+                identidad,
+                herramienta,
+                argumentos,
+                resultado,
+                duracion_ms,
+                aprobada_en_el_hub,
+                objeto,
             )
-    return _crear(identidad, herramienta, argumentos, resultado, duracion_ms, aprobada_en_el_hub)
+    return _crear(
+        identidad, herramienta, argumentos, resultado, duracion_ms, aprobada_en_el_hub, objeto
+    )
+
+
+def objeto_escrito(objeto: dict[str, str] | None) -> dict[str, str]:
+    """What a write created, as the row keeps it: three short texts, a relative link only."""
+    if not isinstance(objeto, dict):
+        return {}
+    limpio = {k: _texto(str(objeto.get(k) or ""), 200) for k in ("tipo", "texto", "enlace")}
+    if not limpio["enlace"].startswith("/") or limpio["enlace"].startswith("//"):
+        limpio["enlace"] = ""  # only a page of this service is linked
+    return limpio if limpio["texto"] else {}
 
 
 def _crear(
@@ -92,6 +111,7 @@ def _crear(
     resultado: str,
     duracion_ms: int,
     aprobada_en_el_hub: bool,
+    objeto: dict[str, str] | None = None,
 ) -> RegistroAuditoria:
     limpios = limpiar_argumentos(argumentos) if isinstance(argumentos, dict) else {}
     # The key is the hub's, never the caller's: one sent as an argument is dropped.
@@ -111,6 +131,7 @@ def _crear(
         herramienta=_texto(str(herramienta), 80),
         argumentos=limpios,
         resultado=resultado[:40],
+        objeto=objeto_escrito(objeto),
         duracion_ms=max(0, duracion_ms),
         request_id=request_id_actual(),
         request_id_recibido=request_id_recibido_actual(),

@@ -256,6 +256,7 @@ def llamar(
         identidad=identidad, herramienta=herramienta, ajustes=ajustes, request=request
     )
     envoltura = transaction.atomic if herramienta.escritura else contextlib.nullcontext
+    objeto = None
     with envoltura():
         try:
             with envoltura():
@@ -266,6 +267,7 @@ def llamar(
             datos = con_url(resultado.datos)  # an absolute `url` beside every `enlace`
             respuesta = resultado_json(resultado.resumen, datos, es_error=False)
             codigo = "ok"
+            objeto = resultado.objeto
         except _Revertir as revertido:
             error = revertido.error
             respuesta = resultado_json(error.mensaje, error.datos(), es_error=True)
@@ -285,6 +287,7 @@ def llamar(
             resultado=codigo,
             duracion_ms=int((time.monotonic() - inicio) * 1000),
             aprobada_en_el_hub=llamada.aprobada_en_el_hub and codigo == "ok",
+            objeto=objeto,
         )
     metricas.herramienta(herramienta.nombre, codigo, time.monotonic() - inicio)
     return respuesta

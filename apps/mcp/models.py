@@ -479,6 +479,13 @@ class AuditoriaQuerySet(models.QuerySet):
     def anteriores_a(self, fecha: datetime) -> AuditoriaQuerySet:
         return self.filter(creado__lt=fecha)
 
+    def de_la_persona(self, usuario) -> AuditoriaQuerySet:
+        """The calls made in this person's name, whoever asks: the person's own activity page
+        shows exactly these (an administrator reads everyone's in the admin, not here)."""
+        if usuario is None or not usuario.is_authenticated:
+            return self.none()
+        return self.filter(usuario_id=usuario.pk)
+
     def purgar_por_retencion(self) -> int:
         """The only way rows leave: `manage.py mantenimiento`, and only past a configured
         HUB_RETENCION_AUDITORIA_DIAS. People (the admin included) can never delete a row."""
@@ -515,6 +522,9 @@ class RegistroAuditoria(models.Model):
     herramienta = models.CharField(max_length=80, db_index=True, editable=False)
     argumentos = models.JSONField(default=dict, blank=True, editable=False)
     resultado = models.CharField(max_length=40, db_index=True, editable=False)
+    # What a write tool created or changed: {"tipo", "texto", "enlace"} (empty for the rest), so
+    # that the person's activity page links to it (apps.mcp.actividad).
+    objeto = models.JSONField("qué escribió", default=dict, blank=True, editable=False)
     duracion_ms = models.PositiveIntegerField("duración (ms)", default=0, editable=False)
     # The same id as the request's log lines (X-Request-ID): from an audit row to its logs.
     request_id = models.CharField("id de petición", max_length=64, blank=True, editable=False)
@@ -556,6 +566,12 @@ class RechazoAsistenteQuerySet(models.QuerySet):
 
     def anteriores_a(self, fecha: datetime) -> RechazoAsistenteQuerySet:
         return self.filter(minuto__lt=fecha)
+
+    def de_la_persona(self, usuario) -> RechazoAsistenteQuerySet:
+        """The refusals whose credentials named this person (403, 429); a 401 names nobody."""
+        if usuario is None or not usuario.is_authenticated:
+            return self.none()
+        return self.filter(usuario_id=usuario.pk, estado__in=(403, 429))
 
 
 class RechazoAsistente(models.Model):

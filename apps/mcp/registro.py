@@ -52,6 +52,9 @@ class Resultado:
 
     resumen: str
     datos: dict[str, Any]
+    # What a write created or changed, kept on the audit row for the person's activity page:
+    # {"tipo": ..., "texto": ..., "enlace": ...} (apps.mcp.auditoria.objeto_escrito).
+    objeto: dict[str, str] | None = None
 
 
 @dataclass

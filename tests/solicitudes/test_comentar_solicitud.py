@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from apps.mcp.models import ConfirmacionUsada
+from apps.mcp.models import ConfirmacionUsada, RegistroAuditoria
 from apps.mcp.registro import registro
 from apps.solicitudes import selectors, services
 from apps.solicitudes.models import Comentario, Evento, Solicitud, Tarea
@@ -376,3 +376,21 @@ def test_a_closed_request_still_accepts_comments_from_its_participants(client, c
     datos = _valida(_publicar(client, como(escenario["dueno"]), s.numero_radicado))
     assert Comentario.objects.get().pk == datos["comentario_id"]
     assert Solicitud.objects.get(pk=s.pk).estado == "anulado"
+
+
+def test_the_audit_row_of_the_confirmation_links_the_comment_and_the_preview_links_nothing(
+    client, como, escenario
+):
+    s = escenario["s"]
+    _publicar(client, como(escenario["dueno"]), s.numero_radicado)
+    comentario = Comentario.objects.get()
+    previa, confirmada = RegistroAuditoria.objects.order_by("pk")
+    assert previa.objeto == {}
+    assert confirmada.objeto == {
+        "tipo": "comentario",
+        "texto": f"Comentario en {s.numero_radicado}",
+        "enlace": f"/solicitudes/{s.pk}#comentario-{comentario.pk}",
+    }
+    client.force_login(escenario["dueno"])
+    pagina = client.get(f"/solicitudes/{s.pk}")
+    assert f'id="comentario-{comentario.pk}"'.encode() in pagina.content  # the link's anchor

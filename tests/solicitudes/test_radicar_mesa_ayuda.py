@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from apps.mcp.models import ConfirmacionUsada
+from apps.mcp.models import ConfirmacionUsada, RegistroAuditoria
 from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import Solicitud, Tarea, TipoSolicitud
@@ -372,3 +372,15 @@ def test_the_cost_of_both_steps_does_not_grow_with_the_data(
     with django_assert_num_queries(len(confirmacion.captured_queries)):
         _valida(_confirmar(client, cabeceras, token, asunto="Segunda medición"))
     assert _casos() == 11
+
+
+def test_the_audit_row_of_the_confirmation_names_the_ticket_it_filed(client, como, escenario):
+    _radicar(client, como(escenario["ana"]))
+    s = Solicitud.objects.get(tipo=escenario["mesa"])
+    previa, confirmada = RegistroAuditoria.objects.order_by("pk")
+    assert previa.objeto == {}
+    assert confirmada.objeto == {
+        "tipo": "solicitud",
+        "texto": s.numero_radicado,
+        "enlace": f"/solicitudes/{s.pk}",
+    }

@@ -124,7 +124,12 @@ def publicar(llamada: Llamada, datos: dict[str, Any], previa: Resultado) -> Resu
         f"Comentario publicado en el chat de la solicitud {estructura['numero_radicado']} a "
         f"nombre de {estructura['autor']} ({estructura['fecha']}). Los participantes ya lo ven."
     )
-    return Resultado(resumen, estructura)
+    objeto = {
+        "tipo": "comentario",
+        "texto": f"Comentario en {estructura['numero_radicado']}",
+        "enlace": f"{estructura['enlace']}#comentario-{comentario.pk}",
+    }
+    return Resultado(resumen, estructura, objeto=objeto)
 
 
 herramienta(

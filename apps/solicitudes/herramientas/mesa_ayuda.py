@@ -145,7 +145,8 @@ def radicar(llamada: Llamada, datos: dict[str, Any], previa: Resultado) -> Resul
         f"(severidad {estructura['severidad_visible']}), a nombre de {estructura['solicitante']}; "
         f"etapa actual: {estructura['etapa_actual']}."
     )
-    return Resultado(resumen, estructura)
+    objeto = {"tipo": "solicitud", "texto": s.numero_radicado, "enlace": s.enlace}
+    return Resultado(resumen, estructura, objeto=objeto)
 
 
 herramienta(
