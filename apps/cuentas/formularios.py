@@ -7,7 +7,12 @@ from datetime import timedelta
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, SetPasswordForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    SetPasswordForm,
+)
 from django.contrib.auth.tokens import PasswordResetTokenGenerator, default_token_generator
 from django.contrib.sites.shortcuts import get_current_site
 from django.core.mail import EmailMultiAlternatives
@@ -151,6 +156,20 @@ class FormularioNuevaContrasena(SetPasswordForm):
         self.error_messages = {
             **self.error_messages,
             "password_mismatch": "Las dos contraseñas no coinciden.",
+        }
+
+
+class FormularioCambioContrasena(PasswordChangeForm, FormularioNuevaContrasena):
+    """Change one's password: the current one first, then the new one twice."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        actual = self.fields["old_password"]
+        actual.label = "Contraseña actual"
+        actual.error_messages["required"] = "Escriba su contraseña actual."
+        self.error_messages = {
+            **self.error_messages,
+            "password_incorrect": "La contraseña actual no es correcta. Escríbala de nuevo.",
         }
 
 
