@@ -231,6 +231,8 @@ TEMPLATES = [
                 "apps.marca.context_processors.marca",
                 "hub.seguridad.nonce",
             ],
+            # One date style on every staff page: |fecha, |fecha_hora, |vencimiento.
+            "builtins": ["hub.templatetags.fechas"],
         },
     }
 ]
@@ -307,6 +309,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "es-co"
 # Corrections to Django's Spanish catalogues: month names in lower case, "usted" everywhere.
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The admin writes dates as the staff pages do (hub.templatetags.fechas): 27/11/2026 15:35.
+FORMAT_MODULE_PATH = ["hub.formatos"]
 TIME_ZONE = "America/Bogota"
 USE_I18N = True
 USE_TZ = True
