@@ -29,9 +29,9 @@ from apps.marca import selectors
 def texto_rechazo() -> str:
     """The one answer to a refused sign-in, whatever the cause (wrong password, blocked account,
     no staff access): it never tells whether the password was right, and says whom to ask."""
-    datos = selectors.marca_publica().datos
-    # The published address, if any, follows the text as a link (templates: correo_contacto).
-    quien = f"la mesa de ayuda de {datos['nombre_entidad'] or datos['nombre']}"
+    # The staff's help desk (never the citizens' address): its e-mail, if the brand sets one,
+    # follows the text as a link (templates: cuentas/_correo_contacto.html).
+    quien = f"la mesa de ayuda {selectors.marca_publica().personal['de_entidad']}"
     return (
         "No fue posible ingresar con esos datos. Revise su usuario y su contraseña; si los "
         "olvidó, use «¿Olvidó su contraseña?». Si su cuenta está bloqueada, comuníquese con "
