@@ -42,7 +42,11 @@ class CampoLineas(forms.CharField):
 
 # A lifetime as people say it; stored in seconds.
 UNIDADES_DURACION = (("minutos", 60), ("horas", 3600), ("dias", 86400))
-NOMBRES_UNIDAD = {"minutos": ("minuto", "minutos"), "horas": ("hora", "horas"), "dias": ("día", "días")}
+NOMBRES_UNIDAD = {
+    "minutos": ("minuto", "minutos"),
+    "horas": ("hora", "horas"),
+    "dias": ("día", "días"),
+}
 
 
 def describir_duracion(segundos: int) -> str:
@@ -101,7 +105,7 @@ class CampoDuracion(forms.MultiValueField):
         if not data_list:
             return None
         numero, unidad = data_list
-        segundos = int(round(numero * dict(UNIDADES_DURACION)[unidad]))
+        segundos = round(numero * dict(UNIDADES_DURACION)[unidad])
         if not self.minimo <= segundos <= self.maximo:
             raise ValidationError(
                 f"Escriba entre {describir_duracion(self.minimo)} y "

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
 import logging
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 

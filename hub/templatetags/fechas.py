@@ -1,8 +1,9 @@
 """The one date style of the staff pages (the admin's, from hub.formatos): 27/11/2026 15:35.
 
-Built into every template (settings.TEMPLATES builtins): `{{ valor|fecha }}`, `{{ valor|fecha_hora }}`
-and `{{ tarea.vence_en|vencimiento }}` ("vencida hace 9 meses", "vence mañana"). The API's and the
-tools' formats are the interface's (ISO 8601) and do not pass through here.
+Built into every template (settings.TEMPLATES builtins): `{{ valor|fecha }}`,
+`{{ valor|fecha_hora }}` and `{{ tarea.vence_en|vencimiento }}` ("vencida hace 9 meses",
+"vence mañana"). The API's and the tools' formats are the interface's (ISO 8601) and do not
+pass through here.
 """
 
 from __future__ import annotations

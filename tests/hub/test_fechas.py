@@ -64,7 +64,10 @@ def test_an_admin_page_writes_its_moments_in_the_same_style(admin_client):
     from tests.factories import UserFactory
 
     bloqueo = BloqueoIngreso.objects.create(
-        cuenta="camila", usuario=UserFactory(), desde=AHORA, hasta=AHORA + timedelta(hours=1),
+        cuenta="camila",
+        usuario=UserFactory(),
+        desde=AHORA,
+        hasta=AHORA + timedelta(hours=1),
         fallos=20,
     )
     r = admin_client.get(f"/admin/cuentas/bloqueoingreso/{bloqueo.pk}/change/")

@@ -72,13 +72,10 @@ def test_lifetimes_are_shown_in_their_largest_exact_unit(administra):
     # The label names the number; the unit's select says what it is.
     assert '<label class="required" for="id_confirmacion_segundos_0">' in html
     assert 'aria-label="Unidad"' in html
-    assert re.search(
-        r'<select name="confirmacion_segundos_1"[^>]*>.*?<option value="minutos" selected>', html, re.S
-    )
+    unidad = r'<select name="{}"[^>]*>.*?<option value="{}" selected>'
+    assert re.search(unidad.format("confirmacion_segundos_1", "minutos"), html, re.S)
     assert re.search(r'name="oauth_acceso_segundos_0" value="2"', html)
-    assert re.search(
-        r'<select name="oauth_acceso_segundos_1"[^>]*>.*?<option value="horas" selected>', html, re.S
-    )
+    assert re.search(unidad.format("oauth_acceso_segundos_1", "horas"), html, re.S)
 
 
 def test_hours_and_minutes_are_stored_as_seconds(administra):

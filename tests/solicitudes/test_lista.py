@@ -68,9 +68,7 @@ def test_a_colleague_with_ver_todas_sees_everything_filed_but_not_others_drafts(
     assert _ids(_ver(client, colega, alcance="mias")) == []  # they filed nothing
 
 
-def test_a_holder_of_ver_todas_sees_everything_by_default_and_the_page_says_so(
-    client, escenario
-):
+def test_a_holder_of_ver_todas_sees_everything_by_default_and_the_page_says_so(client, escenario):
     e = escenario
     colega = persona(permisos=["solicitudes.ver_todas"])
     r = _ver(client, colega)

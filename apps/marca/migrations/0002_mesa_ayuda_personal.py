@@ -4,20 +4,38 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('marca', '0001_initial'),
+        ("marca", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='marca',
-            name='articulo_entidad',
-            field=models.CharField(blank=True, choices=[('el', 'el'), ('la', 'la'), ('los', 'los'), ('las', 'las'), ('-', 'sin artículo')], default='', help_text='Cómo se nombra la entidad en una frase: «la mesa de ayuda <b>del</b> Instituto…», «… <b>de la</b> Secretaría…». Vacío: se deduce de la primera palabra del nombre.', max_length=5, verbose_name='artículo del nombre de la entidad'),
+            model_name="marca",
+            name="articulo_entidad",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("el", "el"),
+                    ("la", "la"),
+                    ("los", "los"),
+                    ("las", "las"),
+                    ("-", "sin artículo"),
+                ],
+                default="",
+                help_text="Cómo se nombra la entidad en una frase: «la mesa de ayuda <b>del</b> Instituto…», «… <b>de la</b> Secretaría…». Vacío: se deduce de la primera palabra del nombre.",
+                max_length=5,
+                verbose_name="artículo del nombre de la entidad",
+            ),
         ),
         migrations.AddField(
-            model_name='marca',
-            name='mesa_ayuda_correo',
-            field=models.EmailField(blank=True, default='', help_text='A quién escribe el personal que no puede ingresar (cuenta bloqueada, contraseña). Aparece en el error de ingreso; no es el correo de atención a la ciudadanía ni se publica en la API de la marca.', max_length=254, verbose_name='correo de la mesa de ayuda del personal'),
+            model_name="marca",
+            name="mesa_ayuda_correo",
+            field=models.EmailField(
+                blank=True,
+                default="",
+                help_text="A quién escribe el personal que no puede ingresar (cuenta bloqueada, contraseña). Aparece en el error de ingreso; no es el correo de atención a la ciudadanía ni se publica en la API de la marca.",
+                max_length=254,
+                verbose_name="correo de la mesa de ayuda del personal",
+            ),
         ),
     ]

@@ -90,7 +90,10 @@ TEXTOS: dict[str, tuple[str, str | None]] = {
         "dinámico de clientes, RFC 7591). Apagado, solo se conectan las que agrega un "
         "administrador en «Aplicaciones».",
     ),
-    "oauth_cimd_habilitado": ("Aceptar aplicaciones que se identifican con una dirección web", None),
+    "oauth_cimd_habilitado": (
+        "Aceptar aplicaciones que se identifican con una dirección web",
+        None,
+    ),
     "oauth_cimd_dominios": ("Dominios de esas aplicaciones", None),
     "integracion_por_minuto": (
         "Consultas por minuto de una integración sin usuario",
