@@ -141,3 +141,33 @@ def mensaje_guardado(
         otra = "otra" if sustantivo.femenino else "otro"
         mensaje += format_html(" Puede agregar {} {} a continuación.", otra, sustantivo.texto)
     return mensaje
+
+
+# Nouns that open an organization's name and take "la" though they do not end as feminines do.
+_FEMENINOS_ENTIDAD = frozenset({"red", "sede", "agencia", "unidad", "superintendencia"})
+_MASCULINOS_EN_A = frozenset({"sistema", "programa", "día"})
+_CONTRACCION = {"el": "del", "la": "de la", "los": "de los", "las": "de las", "-": "de"}
+
+
+def articulo_de(nombre: str) -> str:
+    """The article an organization's name takes ('el', 'la', 'los', 'las', or '-' for none),
+    guessed from its first word: "Instituto…" el, "Secretaría…" la, "IDGP" none."""
+    palabras = nombre.split()
+    if not palabras or palabras[0].isupper() or not palabras[0][0].isalpha():
+        return "-"  # an acronym or a number: no article ("de IDGP")
+    base = palabras[0].casefold()
+    plural = base.endswith("s") and not base.endswith(("és", "ís", "ás", "us", "is"))
+    singular = base[:-1] if plural else base
+    femenino = singular in _FEMENINOS_ENTIDAD or (
+        singular not in _MASCULINOS_EN_A and singular.endswith(("a", "dad", "ción", "sión", "tud"))
+    )
+    if plural:
+        return "las" if femenino else "los"
+    return "la" if femenino else "el"
+
+
+def de_entidad(nombre: str, articulo: str = "") -> str:
+    """'del Instituto Distrital…', 'de la Secretaría…', 'de IDGP': `articulo` as the brand sets
+    it ("" deduces it, "-" means none)."""
+    elegido = articulo or articulo_de(nombre)
+    return f"{_CONTRACCION.get(elegido, 'de')} {nombre}"

@@ -231,6 +231,8 @@ TEMPLATES = [
                 "apps.marca.context_processors.marca",
                 "hub.seguridad.nonce",
             ],
+            # One date style on every staff page: |fecha, |fecha_hora, |vencimiento.
+            "builtins": ["hub.templatetags.fechas"],
         },
     }
 ]
@@ -245,6 +247,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # The inbox's partial indexes INCLUDE the task id so PostgreSQL answers from the index
+    # alone (solicitudes.Tarea). SQLite has no INCLUDE, and needs none: every SQLite index
+    # already carries the rowid, which the integer id is. Django builds the index without it
+    # and warns (models.W040) at every start, as if something broke; on SQLite alone, silenced.
+    SILENCED_SYSTEM_CHECKS = ["models.W040"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
@@ -307,6 +314,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "es-co"
 # Corrections to Django's Spanish catalogues: month names in lower case, "usted" everywhere.
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The admin writes dates as the staff pages do (hub.templatetags.fechas): 27/11/2026 15:35.
+FORMAT_MODULE_PATH = ["hub.formatos"]
 TIME_ZONE = "America/Bogota"
 USE_I18N = True
 USE_TZ = True

@@ -26,14 +26,15 @@ if TYPE_CHECKING:  # not at import: this module loads with the settings, before 
 Vista = Callable[..., HttpResponse]
 
 
-def fecha_corta(valor, formato: str = "%Y-%m-%d %H:%M", *, solo_dia: bool = False) -> str:
-    """A date, or a moment in local time, compact for a list column ("2026-11-19 18:46")."""
+def fecha_corta(valor, formato: str = "%d/%m/%Y %H:%M", *, solo_dia: bool = False) -> str:
+    """A date, or a moment in local time, for a list column ("19/11/2026 18:46"): the style of
+    the staff pages and of the admin's formats (hub.formatos)."""
     if not valor:
         return "—"
     if isinstance(valor, datetime):
-        texto = timezone.localtime(valor).strftime("%Y-%m-%d" if solo_dia else formato)
+        texto = timezone.localtime(valor).strftime("%d/%m/%Y" if solo_dia else formato)
     else:
-        texto = valor.isoformat()
+        texto = valor.strftime("%d/%m/%Y")
     return format_html('<span class="nowrap">{}</span>', texto)
 
 

@@ -58,3 +58,33 @@ def documento_vigente(uid: str) -> Documento | None:
         .filter(uid=(uid or "").strip().upper())
         .first()
     )
+
+
+def documento_por_codigo(codigo: str) -> Documento | None:
+    """The published version of the document that publishes `codigo` today, or published it
+    before (an obsolete version's code, or one listed in `codigos_anteriores`); None if none.
+
+    Only current versions are answered (`vigentes`): a draft's code leads nowhere.
+    """
+    codigo = (codigo or "").strip().upper()
+    if not codigo:
+        return None
+    vigentes = Documento.objects.vigentes().select_related("proceso")
+    actual = vigentes.filter(codigo_publicado=codigo).first()
+    if actual is not None:
+        return actual
+    # An older version of a document under this code: the document's current version.
+    uids = (
+        Documento.objects.filter(codigo_publicado=codigo)
+        .exclude(estado=Documento.Estado.BORRADOR)
+        .values("uid")
+    )
+    actual = vigentes.filter(uid__in=uids).order_by("-id").first()
+    if actual is not None:
+        return actual
+    # A code kept in the list of previous codes (the JSON text holds it quoted); the match is
+    # confirmed on the list itself, so a code inside a longer one never counts.
+    for candidato in vigentes.filter(codigos_anteriores__icontains=f'"{codigo}"').order_by("-id"):
+        if codigo in (str(c).strip().upper() for c in candidato.codigos_anteriores or []):
+            return candidato
+    return None

@@ -67,7 +67,7 @@ class EstadoBloqueo(admin.SimpleListFilter):
 
 def _corta(momento: datetime) -> str:
     """A date and time short enough for a list column (the detail shows the long form)."""
-    return timezone.localtime(momento).strftime("%Y-%m-%d %H:%M")
+    return timezone.localtime(momento).strftime("%d/%m/%Y %H:%M")  # the admin's one style
 
 
 @admin.register(BloqueoIngreso)

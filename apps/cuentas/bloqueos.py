@@ -132,7 +132,8 @@ def abrir(*, request: HttpRequest, cuenta: str, segundos: int) -> BloqueoIngreso
 
 def _aviso(usuario: User, bloqueo: BloqueoIngreso, enlace: str) -> EmailMultiAlternatives:
     """The e-mail that tells the person their account is protected, and what to do."""
-    marca = selectors.marca_publica().datos
+    publica = selectors.marca_publica()
+    marca = publica.datos
     contexto = {
         "usuario": usuario,
         "bloqueo": bloqueo,
@@ -140,7 +141,9 @@ def _aviso(usuario: User, bloqueo: BloqueoIngreso, enlace: str) -> EmailMultiAlt
         "enlace": settings.HUB_URL_PUBLICA + reverse("cuentas:desbloquear", args=[enlace]),
         "nombre_marca": marca["nombre"],
         "entidad": marca["nombre_entidad"] or marca["nombre"],
-        "contacto": marca["contacto_correo"],
+        "de_entidad": publica.personal["de_entidad"],
+        # The staff's help desk, never the citizens' address.
+        "contacto": publica.personal["mesa_ayuda_correo"],
         "minutos_ventana": settings.HUB_INGRESO_VENTANA_CUENTA // 60,
     }
     asunto = loader.render_to_string("cuentas/correo_bloqueo_asunto.txt", contexto)

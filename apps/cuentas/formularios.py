@@ -7,7 +7,12 @@ from datetime import timedelta
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, SetPasswordForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    SetPasswordForm,
+)
 from django.contrib.auth.tokens import PasswordResetTokenGenerator, default_token_generator
 from django.contrib.sites.shortcuts import get_current_site
 from django.core.mail import EmailMultiAlternatives
@@ -24,9 +29,9 @@ from apps.marca import selectors
 def texto_rechazo() -> str:
     """The one answer to a refused sign-in, whatever the cause (wrong password, blocked account,
     no staff access): it never tells whether the password was right, and says whom to ask."""
-    datos = selectors.marca_publica().datos
-    # The published address, if any, follows the text as a link (templates: correo_contacto).
-    quien = f"la mesa de ayuda de {datos['nombre_entidad'] or datos['nombre']}"
+    # The staff's help desk (never the citizens' address): its e-mail, if the brand sets one,
+    # follows the text as a link (templates: cuentas/_correo_contacto.html).
+    quien = f"la mesa de ayuda {selectors.marca_publica().personal['de_entidad']}"
     return (
         "No fue posible ingresar con esos datos. Revise su usuario y su contraseña; si los "
         "olvidó, use «¿Olvidó su contraseña?». Si su cuenta está bloqueada, comuníquese con "
@@ -151,6 +156,20 @@ class FormularioNuevaContrasena(SetPasswordForm):
         self.error_messages = {
             **self.error_messages,
             "password_mismatch": "Las dos contraseñas no coinciden.",
+        }
+
+
+class FormularioCambioContrasena(PasswordChangeForm, FormularioNuevaContrasena):
+    """Change one's password: the current one first, then the new one twice."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        actual = self.fields["old_password"]
+        actual.label = "Contraseña actual"
+        actual.error_messages["required"] = "Escriba su contraseña actual."
+        self.error_messages = {
+            **self.error_messages,
+            "password_incorrect": "La contraseña actual no es correcta. Escríbala de nuevo.",
         }
 
 

@@ -42,9 +42,13 @@ MAX_USUARIO = 150
 
 
 def cuenta(request: HttpRequest) -> str:
-    """The account a sign-in names, as typed (trimmed, case-folded, bounded); none when it holds
-    NUL, which no account has and PostgreSQL cannot look up (the form refuses it, unchecked)."""
-    nombre = (request.POST.get("username") or "").strip().casefold()[:MAX_USUARIO]
+    """The account a sign-in names, as typed (trimmed, case-folded, bounded); on a password
+    change, the signed-in person's (limitar_cambio_clave sets it); none when it holds NUL, which
+    no account has and PostgreSQL cannot look up (the form refuses it, unchecked)."""
+    nombre = getattr(request, "_hub_cuenta", None)
+    if nombre is None:
+        nombre = request.POST.get("username") or ""
+    nombre = nombre.strip().casefold()[:MAX_USUARIO]
     return "" if "\x00" in nombre else nombre
 
 
@@ -217,6 +221,21 @@ def limitar_ingreso(vista: Callable[..., HttpResponse]) -> Callable[..., HttpRes
             nombre = usuario.get_username().strip().casefold()[:MAX_USUARIO]
             dispositivos.emitir(respuesta, cuenta=nombre)
         return correo.entregar(request, respuesta)
+
+    return envuelta
+
+
+def limitar_cambio_clave(vista: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Wrap the password change with the sign-in's brake, for the signed-in person's account: a
+    wrong current password counts as a failed sign-in (the view sends user_login_failed), and a
+    spent window answers 429 before the current password is checked."""
+    frenada = limitar_ingreso(vista)
+
+    @functools.wraps(vista)
+    def envuelta(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.user.is_authenticated:
+            request._hub_cuenta = request.user.get_username()
+        return frenada(request, *args, **kwargs)
 
     return envuelta
 

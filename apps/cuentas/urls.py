@@ -10,6 +10,7 @@ urlpatterns = [
     path("logout/", views.SalidaView.as_view(), name="logout"),
     path("perfil/", perfil.perfil, name="perfil"),
     path("perfil/actividad/", actividad.actividad_asistente, name="actividad"),
+    path("clave/cambiar/", views.CambioContrasenaView.as_view(), name="clave_cambiar"),
     path("clave/olvido/", views.OlvidoView.as_view(), name="clave_olvido"),
     path("clave/enviada/", views.EnviadoView.as_view(), name="clave_enviada"),
     path("clave/<uidb64>/<token>/", views.NuevaContrasenaView.as_view(), name="clave_nueva"),

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.signals import user_login_failed
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse_lazy
@@ -14,8 +16,19 @@ from django.views.decorators.http import require_http_methods
 from apps.autorizacion.consentimiento import pedido_en_espera
 from apps.cuentas import bloqueos, dispositivos
 from apps.cuentas.correo import tras_responder
-from apps.cuentas.formularios import FormularioIngreso, FormularioNuevaContrasena, FormularioOlvido
-from apps.cuentas.intentos import MAX_USUARIO, limitar_ingreso, limitar_olvido
+from apps.cuentas.formularios import (
+    FormularioCambioContrasena,
+    FormularioIngreso,
+    FormularioNuevaContrasena,
+    FormularioOlvido,
+)
+from apps.cuentas.intentos import (
+    MAX_USUARIO,
+    limitar_cambio_clave,
+    limitar_ingreso,
+    limitar_olvido,
+)
+from apps.cuentas.sesiones import cerrar_otras_sesiones
 from apps.marca import selectors
 from hub import seguridad
 
@@ -134,3 +147,35 @@ def desbloquear(request: HttpRequest, secreto: str) -> HttpResponse:
         status=_ESTADOS.get(estado, 404),
         headers=_SIN_RASTRO,
     )
+
+
+MENSAJE_CAMBIO = (
+    "Su contraseña cambió. Esta sesión sigue abierta; las demás sesiones abiertas con su usuario "
+    "se cerraron y le pedirán la contraseña nueva."
+)
+
+
+@method_decorator(login_required, name="dispatch")
+@method_decorator(limitar_cambio_clave, name="dispatch")
+class CambioContrasenaView(auth_views.PasswordChangeView):
+    """The person changes their password: a wrong current one counts as a failed sign-in, and
+    every other session of theirs ends (Django keeps this one: update_session_auth_hash)."""
+
+    template_name = "cuentas/clave_cambio.html"
+    form_class = FormularioCambioContrasena
+    success_url = reverse_lazy("cuentas:perfil")
+
+    def form_valid(self, form):
+        respuesta = super().form_valid(form)
+        cerrar_otras_sesiones(usuario=form.user, conservar=self.request.session.session_key)
+        messages.success(self.request, MENSAJE_CAMBIO)
+        return respuesta
+
+    def form_invalid(self, form):
+        if form.has_error("old_password", "password_incorrect"):
+            user_login_failed.send(
+                sender=__name__,
+                credentials={"username": self.request.user.get_username()},
+                request=self.request,
+            )
+        return super().form_invalid(form)

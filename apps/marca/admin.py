@@ -220,6 +220,13 @@ class MarcaAdmin(AdminUnico):
         ("Colores", {"fields": ("color_primario", "color_acento")}),
         ("Pantalla de ingreso", {"fields": ("login_titulo", "login_bullets", "vista_previa")}),
         ("Contacto publicado", {"fields": ("contacto_correo", "contacto_sitio")}),
+        (
+            "Mesa de ayuda del personal",
+            {
+                "fields": ("mesa_ayuda_correo", "articulo_entidad"),
+                "description": "Para el personal que no puede ingresar; no se publica.",
+            },
+        ),
         ("Logo", {"fields": ("vista_logo", "logo_archivo", "logo_quitar")}),
         ("Isotipo", {"fields": ("vista_isotipo", "isotipo_archivo", "isotipo_quitar")}),
         ("Favicon", {"fields": ("vista_favicon", "favicon_archivo", "favicon_quitar")}),

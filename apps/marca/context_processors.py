@@ -29,7 +29,11 @@ def colores_derivados(primario: str, acento: str) -> dict[str, str]:
 
 def marca_para_plantilla(request: HttpRequest | None) -> dict[str, Any]:
     """The interface's brand fields plus what a page needs to draw it (text colours, MIME)."""
-    datos = selectors.datos_marca(request)
+    publica = selectors.marca_publica()
+    datos = selectors.datos_marca(request, publica)
+    # The staff's help desk, apart from the citizens' published address ("la mesa de ayuda
+    # {{ marca.de_entidad }}" = "… del Instituto …").
+    datos.update(publica.personal)
     datos.update(colores_derivados(datos["color_primario"], datos["color_acento"]))
     tipo = datos.get("favicon_tipo")
     datos["favicon_content_type"] = CONTENT_TYPES[tipo] if tipo else None

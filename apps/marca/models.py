@@ -57,6 +57,9 @@ class TipoImagen(models.TextChoices):
     WEBP = "webp", "WebP"
 
 
+# The article a sentence puts before the organization's name ("" = deduced: hub.gramatica).
+ARTICULOS = [("el", "el"), ("la", "la"), ("los", "los"), ("las", "las"), ("-", "sin artículo")]
+
 # The hub's own brand on a fresh install; `es_default` compares against these values.
 DEFAULTS: dict[str, Any] = {
     "modo": Modo.HUB.value,
@@ -73,6 +76,8 @@ DEFAULTS: dict[str, Any] = {
     ],
     "contacto_correo": "",
     "contacto_sitio": "",
+    "articulo_entidad": "",
+    "mesa_ayuda_correo": "",
 }
 CAMPOS_CONTENIDO = tuple(DEFAULTS)
 
@@ -117,6 +122,27 @@ class Marca(ModeloUnico):
     )
     contacto_correo = models.EmailField("correo de contacto", blank=True, default="")
     contacto_sitio = models.URLField("sitio web de contacto", blank=True, default="")
+    articulo_entidad = models.CharField(
+        "artículo del nombre de la entidad",
+        max_length=5,
+        blank=True,
+        default="",
+        choices=ARTICULOS,
+        help_text=(
+            "Cómo se nombra la entidad en una frase: «la mesa de ayuda <b>del</b> Instituto…», "
+            "«… <b>de la</b> Secretaría…». Vacío: se deduce de la primera palabra del nombre."
+        ),
+    )
+    mesa_ayuda_correo = models.EmailField(
+        "correo de la mesa de ayuda del personal",
+        blank=True,
+        default="",
+        help_text=(
+            "A quién escribe el personal que no puede ingresar (cuenta bloqueada, contraseña). "
+            "Aparece en el error de ingreso; no es el correo de atención a la ciudadanía ni se "
+            "publica en la API de la marca."
+        ),
+    )
     actualizada = models.DateTimeField("actualizada", auto_now=True)
 
     class Meta:

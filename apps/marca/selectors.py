@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -22,6 +23,7 @@ from apps.marca.models import (
     Slot,
 )
 from apps.marca.serializers import Marca as MarcaSalida
+from hub import gramatica
 from hub.singleton import guardar_versionado, leer_versionado
 
 logger = logging.getLogger(__name__)
@@ -54,6 +56,8 @@ class MarcaPublica:
     datos: dict[str, Any]
     version: str
     imagenes: dict[str, ImagenInfo]
+    # For the staff pages, never in GET /marca: the help desk and how to name the organization.
+    personal: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def etag(self) -> str:
@@ -124,7 +128,12 @@ def construir_publica() -> dict[str, Any]:
             "version": version,
         }
     )
-    return {"datos": dict(datos), "version": version, "imagenes": imagenes}
+    entidad = marca.nombre_entidad or marca.nombre
+    personal = {
+        "mesa_ayuda_correo": marca.mesa_ayuda_correo,
+        "de_entidad": gramatica.de_entidad(entidad, marca.articulo_entidad),
+    }
+    return {"datos": dict(datos), "version": version, "imagenes": imagenes, "personal": personal}
 
 
 def marca_publica() -> MarcaPublica:
@@ -132,7 +141,8 @@ def marca_publica() -> MarcaPublica:
     # Versioned: a brand built from the database just before another host's change commits
     # is stored under the generation that change replaces, so no host ever serves it.
     guardada, generacion = leer_versionado(CLAVE_PUBLICA)
-    if not isinstance(guardada, dict):
+    if not isinstance(guardada, dict) or "personal" not in guardada:
+        # (An entry cached before the staff's fields existed is rebuilt once.)
         guardada = construir_publica()
         guardar_versionado(CLAVE_PUBLICA, guardada, generacion, TTL_PUBLICA)
     return MarcaPublica(
@@ -142,6 +152,7 @@ def marca_publica() -> MarcaPublica:
             slot: ImagenInfo(slot=slot, tipo=tipo, sha256=sha)
             for slot, (tipo, sha) in guardada["imagenes"].items()
         },
+        personal=guardada["personal"],
     )
 
 

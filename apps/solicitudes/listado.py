@@ -30,7 +30,8 @@ ETIQUETAS = {
     "hasta": "Radicadas hasta",
     "alcance": "Mostrar",
 }
-ALCANCES = [("mias", "Las radicadas por usted"), ("todas", "Todas las que usted puede ver")]
+MIAS = ("mias", "Las radicadas por usted")
+TODAS = ("todas", "Todas las que usted puede ver")
 # The first is the tools' order (newest filing first, drafts last): page 1 is their answer.
 ORDENES = (
     listas.Orden("recientes", "Más recientes primero", (RECIENTES, "-pk")),
@@ -56,7 +57,13 @@ def _cargar(ids: list[int]) -> list[Solicitud]:
 @login_required
 @require_safe
 def lista(request: HttpRequest) -> HttpResponse:
-    """The person's requests (or all they may see), searched, filtered, sorted and paged."""
+    """What the person may see (all of it for ver_todas holders, by default), searched and paged.
+
+    The tool buscar_solicitudes keeps its default `mias`; the page opens on everything the
+    person may see when their role sees more than their own filings, so a number from their
+    inbox is found without unfolding the filters. Without `alcance` in the query string the
+    select shows the first option, so for them "todas" comes first.
+    """
     usuario = request.user
     ve_todas = usuario.has_perm(PERMISO_TODAS)
     lectura = listas.leer(
@@ -67,16 +74,25 @@ def lista(request: HttpRequest) -> HttpResponse:
         ordenes=ORDENES,
         opciones={
             "estado": Estado.choices,
-            "alcance": ALCANCES if ve_todas else ALCANCES[:1],
+            "alcance": [TODAS, MIAS] if ve_todas else [MIAS],
             "tipo": list(TipoSolicitud.objects.order_by("nombre").values_list("codigo", "nombre")),
         },
     )
+    if lectura.valida and ve_todas and not request.GET.get(CAMPOS["alcance"], "").strip():
+        lectura.datos["alcance"] = TODAS[0]
     if lectura.valida and lectura.datos["alcance"] == "todas" and not ve_todas:
         # The tool refuses it too (SIN_PERMISO): the page says so beside the field.
         lectura.marcar_error("alcance", SIN_PERMISO_TODAS)
     pagina = None
     if lectura.valida:
         pagina = listas.paginar(solicitudes_filtradas(usuario, lectura.datos), lectura, _cargar)
+    alcance = dict([MIAS, TODAS]).get(lectura.datos["alcance"]) if lectura.valida else None
     return listas.responder(
-        request, "solicitudes/lista.html", lectura, pagina, titulo="Solicitudes"
+        request,
+        "solicitudes/lista.html",
+        lectura,
+        pagina,
+        titulo="Solicitudes",
+        alcance=alcance,
+        ve_todas=ve_todas,
     )

@@ -213,6 +213,19 @@ def contar_bandeja(
     return cuentas
 
 
+def total_bandeja(usuario) -> int:
+    """How many tasks the person's inbox holds (the menu's "Mis tareas (N)"): one query, the
+    halves of the inbox counted together (UNION ALL: a task is in one half only)."""
+    partes = [
+        p.order_by().values("pk") for p in Tarea.objects.pendientes().partes_de_bandeja(usuario)
+    ]
+    if not partes:
+        return 0
+    if len(partes) == 1:
+        return partes[0].count()
+    return partes[0].union(*partes[1:], all=True).count()
+
+
 def tipo_mesa_ayuda() -> TipoSolicitud | None:
     """The active help-desk request type, if one is configured."""
     return TipoSolicitud.objects.mesa_ayuda().first()

@@ -142,12 +142,12 @@ def test_every_oauth_permission_is_named_in_spanish():
 def test_the_oauth_switches_are_in_the_assistant_settings(administra):
     html = administra.get("/admin/mcp/ajustesasistente/", follow=True).content.decode()
     for texto in (
-        "Conexiones OAuth habilitadas",
+        "Permitir iniciar sesión desde el asistente",
         "Solo aplicaciones verificadas",
-        "Registro abierto de aplicaciones",
-        "Dominios permitidos para CIMD",
-        "Vigencia del token de acceso OAuth (segundos)",
-        "Vigencia del token de refresco OAuth (días)",
+        "Las aplicaciones se dan de alta solas",
+        "Aceptar aplicaciones que se identifican con una dirección web",
+        "Cada cuánto el asistente renueva su acceso",
+        "Cuánto dura una conexión sin usarse (días)",
     ):
         assert texto in html, texto
 

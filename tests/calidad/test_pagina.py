@@ -27,7 +27,7 @@ def test_the_link_shows_the_current_version_to_anyone(client, pqrs):
         "ASC-PR-001",
         "SC-P-01",  # previous code
         "versión 3",
-        "2024-02-12",
+        "12/02/2024",  # the staff pages' one date style
         "Procedimiento",
         "Atención y Servicio al Ciudadano",
         "Vigente",

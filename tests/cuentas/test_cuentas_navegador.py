@@ -13,6 +13,7 @@ from apps.marca import demo as marca_demo
 from hub.demo import ContextoDemo
 from tests.factories import CONTRASENA, UserFactory
 from tests.navegador_csp import vigilar_csp
+from tests.navegador_menu import abrir_menu
 from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
@@ -66,6 +67,7 @@ def test_a_person_resets_a_forgotten_password_end_to_end(camila, navegador, anch
     pagina.get_by_label("Contraseña", exact=True).fill(NUEVA)
     pagina.get_by_role("button", name="Ingresar").click()
     pagina.wait_for_url(pagina.base + "/")
+    abrir_menu(pagina)
     pagina.get_by_role("button", name="Cerrar sesión").click()
     pagina.wait_for_url("**/cuentas/login/")
     assert pagina.locator(".ingreso-aviso").inner_text().startswith("Cerró su sesión.")

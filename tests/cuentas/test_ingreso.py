@@ -121,15 +121,36 @@ def test_a_wrong_password_shows_a_spanish_error_and_does_not_sign_in(client):
     assert client.get(PERFIL)["Location"].startswith(LOGIN)
 
 
-def test_the_refusal_says_whom_to_contact_with_the_published_address(client):
+def test_the_refusal_sends_staff_to_their_help_desk_not_to_the_citizens_address(client):
     services.actualizar_marca(
-        cambios={"nombre_entidad": "Instituto X", "contacto_correo": "mesa@x.gov.co"}
+        cambios={
+            "nombre_entidad": "Instituto X",
+            "contacto_correo": "atencionciudadana@x.gov.co",
+            "mesa_ayuda_correo": "mesa@x.gov.co",
+        }
     )
     html = client.post(LOGIN, {"username": "nadie", "password": "x"}).content.decode()
     texto = _rechazo(html)
-    assert "Si su cuenta está bloqueada, comuníquese con la mesa de ayuda de Instituto X." in texto
+    assert "Si su cuenta está bloqueada, comuníquese con la mesa de ayuda del Instituto X." in texto
     assert "¿Olvidó su contraseña?" in texto
     assert 'Correo: <a href="mailto:mesa@x.gov.co">mesa@x.gov.co</a>' in html
+    alerta = html.split('class="alerta"', 1)[1].split("</div>", 1)[0]
+    assert "atencionciudadana@" not in alerta
+
+
+def test_without_a_help_desk_address_the_refusal_shows_none(client):
+    services.actualizar_marca(
+        cambios={"nombre_entidad": "Secretaría Y", "contacto_correo": "atencionciudadana@y.gov.co"}
+    )
+    html = client.post(LOGIN, {"username": "nadie", "password": "x"}).content.decode()
+    assert "comuníquese con la mesa de ayuda de la Secretaría Y." in _rechazo(html)
+    assert "Correo:" not in html.split('class="alerta"', 1)[1].split("</div>", 1)[0]
+
+
+def test_the_brand_may_set_the_article_of_the_organizations_name(client):
+    services.actualizar_marca(cambios={"nombre_entidad": "Bogotá Digital", "articulo_entidad": "-"})
+    html = client.post(LOGIN, {"username": "nadie", "password": "x"}).content.decode()
+    assert "comuníquese con la mesa de ayuda de Bogotá Digital." in _rechazo(html)
 
 
 def test_the_refusal_is_the_same_whatever_the_cause(client):

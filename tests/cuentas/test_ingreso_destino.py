@@ -9,6 +9,7 @@ from apps.marca import demo as marca_demo
 from hub.demo import ContextoDemo
 from tests.factories import UserFactory
 from tests.navegador_csp import vigilar_csp
+from tests.navegador_menu import abrir_menu
 from tests.navegador_texto import ancho_de_pagina, capturar
 
 pytestmark = pytest.mark.django_db
@@ -62,6 +63,7 @@ def test_in_a_browser_staff_sign_in_to_their_tasks_and_reach_the_admin(navegador
     pagina.get_by_role("button", name="Ingresar").click()
     pagina.wait_for_url(pagina.base + "/")
     assert pagina.get_by_role("heading", name="Hola, Camila").is_visible()
+    abrir_menu(pagina)
     enlace = pagina.locator("header.barra").get_by_role("link", name="Administración")
     assert enlace.is_visible()
     assert ancho_de_pagina(pagina) <= ancho

@@ -123,7 +123,7 @@ def test_the_lock_page_is_spanish_and_the_same_for_a_right_and_a_wrong_password(
     assert _aviso(html) == _aviso(equivocada.content.decode())
     assert "desde un navegador en el que ya haya ingresado antes" in _aviso(html)
     assert "No revisamos la contraseña que escribió" in html
-    assert "mesa de ayuda de Instituto X" in html
+    assert "mesa de ayuda del Instituto X" in html
     assert "aunque sea la correcta" not in html  # that is the per-address page's sentence
 
 

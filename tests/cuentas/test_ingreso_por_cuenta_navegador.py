@@ -13,6 +13,7 @@ from hub.demo import ContextoDemo
 from tests.factories import CONTRASENA, UserFactory
 from tests.navegador_admin import ingresar_al_admin
 from tests.navegador_csp import vigilar_csp
+from tests.navegador_menu import abrir_menu
 from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
@@ -50,6 +51,7 @@ def test_a_new_browser_meets_the_lock_and_the_known_one_still_signs_in(
     violaciones = vigilar_csp(propio)
     assert _ingresar(propio, "camila", CONTRASENA).status == 302
     propio.wait_for_url(propio.base + "/")
+    abrir_menu(propio)
     propio.get_by_role("button", name="Cerrar sesión").click()
     propio.wait_for_url("**/cuentas/login/")
 

@@ -69,7 +69,7 @@ def test_the_page_lists_each_connected_application_with_its_details(navegante, p
     assert "Consultar y escribir" in fila
     assert "<code>asistente:leer</code> <code>asistente:escribir</code>" in fila
     hace_tres = timezone.localtime(timezone.now() - timedelta(days=3))
-    assert hace_tres.strftime("%Y-%m-%d") in fila
+    assert hace_tres.strftime("%d/%m/%Y") in fila  # the staff pages' one date style
     assert "Nunca" not in fila
     otra = _fila(html, extrana.pk)
     assert "no verificada" in otra and "Solo consultar" in otra and "Nunca" in otra

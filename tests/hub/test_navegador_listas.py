@@ -11,6 +11,7 @@ import pytest
 from apps.presupuesto.models import Cdp, LineaPaa, Rp
 from tests.demo import ingresar_a_la_demo
 from tests.navegador_csp import vigilar_csp
+from tests.navegador_menu import abrir_menu
 from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
@@ -45,6 +46,7 @@ def test_each_list_is_found_from_the_header_searched_and_reads_well(navegador, d
         ingresar_a_la_demo(pagina)
         for nombre, (enlace, ruta, campos) in busquedas.items():
             pagina.goto(pagina.base + "/")
+            abrir_menu(pagina)
             pagina.locator("header.barra").get_by_role("link", name=enlace, exact=True).click()
             pagina.wait_for_load_state()
             if ruta.startswith("/presupuesto/") and ruta != "/presupuesto/cdp/":

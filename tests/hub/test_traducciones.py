@@ -60,7 +60,8 @@ def test_month_and_day_names_are_lower_case_in_dates():
     from datetime import date
 
     with translation.override("es-co"):
-        assert date_format(date(2026, 3, 5), "DATE_FORMAT") == "5 de marzo de 2026"
+        # DATE_FORMAT is d/m/Y (hub.formatos, issue 41): the month's name, spelled out.
+        assert date_format(date(2026, 3, 5), "j \\d\\e F \\d\\e Y") == "5 de marzo de 2026"
         assert date_format(date(2026, 3, 5), "l j \\d\\e F") == "jueves 5 de marzo"
         assert pgettext("alt. month", "December") == "diciembre"
         assert _("Log out") == "Cerrar sesión"

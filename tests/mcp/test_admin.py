@@ -178,7 +178,8 @@ def _ajustes(**cambios):
         "herramientas_publicas": ["buscar_documento"],
         "permitir_token_solo": "on",
         "token_max_dias": "30",
-        "confirmacion_segundos": "120",
+        "confirmacion_segundos_0": "2",  # lifetimes in minutes, hours or days
+        "confirmacion_segundos_1": "minutos",
         "origenes_permitidos": "https://asistente.entidad.gov.co\n",
         "integracion_por_minuto": "100",
         "usuario_por_minuto": "50",
@@ -187,7 +188,8 @@ def _ajustes(**cambios):
         "oauth_habilitado": "on",
         "oauth_registro_abierto": "on",
         "oauth_cimd_dominios": "",
-        "oauth_acceso_segundos": "3600",
+        "oauth_acceso_segundos_0": "1",
+        "oauth_acceso_segundos_1": "horas",
         "oauth_refresco_dias": "30",
     }
     datos.update(cambios)

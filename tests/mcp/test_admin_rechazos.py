@@ -72,7 +72,7 @@ def test_the_list_shows_when_who_status_code_and_count_in_local_time(administra,
     ]
     html = r.content.decode()
     assert "Rechazos del asistente" in html
-    for texto in ("camila_r", "Chat de la mesa", "203.0.113.66", "2026-03-04 21:04", "120"):
+    for texto in ("camila_r", "Chat de la mesa", "203.0.113.66", "04/03/2026 21:04", "120"):
         assert texto in html
     # Newest minute first.
     assert _filas(r)[0] == ("RATE_LIMIT", 7)

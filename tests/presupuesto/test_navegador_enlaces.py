@@ -16,6 +16,7 @@ from apps.solicitudes.models import Solicitud
 from tests.conftest import CAPTURAS
 from tests.demo import ingresar_a_la_demo
 from tests.navegador_csp import vigilar_csp
+from tests.navegador_menu import abrir_menu
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -122,6 +123,7 @@ def test_every_new_page_reads_well_on_a_desktop_and_on_a_phone(navegador, demo_e
         pagina.evaluate(
             "document.querySelectorAll('[name=csrfmiddlewaretoken]').forEach(e => e.remove())"
         )
+        abrir_menu(pagina)
         pagina.click("text=Cerrar sesión")
         pagina.wait_for_load_state()
         assert "El formulario venció" in pagina.inner_text("h1")

@@ -65,6 +65,13 @@ def test_mis_tareas_marks_overdue_tasks_in_words(client, flujo):
     assert "Vencida" in filas["Tarea que ya venció"]
     assert "Vence pronto" in filas["Tarea que vence mañana"]
     assert "A tiempo" in filas["Tarea con tiempo"]
+    # The common inbox of a role, named once (not "Bandeja común del rol Bandeja de …").
+    assert "Sin asignar, para el rol «Rol etapa 1»" in filas["Tarea con tiempo"]
+    # How overdue, or how far, in words; the moment in the staff pages' one style.
+    assert "Vencida hace 5\xa0horas" in filas["Tarea que ya venció"]
+    assert "Vence en 10 días" in filas["Tarea con tiempo"]
+    vence = timezone.localtime(ahora + timedelta(days=10))
+    assert vence.strftime("%d/%m/%Y %H:%M") in filas["Tarea con tiempo"]
     # Most urgent first, each linked to its request.
     assert texto.index("Tarea que ya venció") < texto.index("Tarea que vence mañana")
     assert f'href="{vencida.enlace}"' in texto

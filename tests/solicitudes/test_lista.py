@@ -65,7 +65,33 @@ def test_a_colleague_with_ver_todas_sees_everything_filed_but_not_others_drafts(
     r = _ver(client, colega, alcance="todas")
     assert r.status_code == 200
     assert _ids(r) == [e["viaje"].pk, e["ajena"].pk, e["embajada"].pk, e["banco"].pk]
-    assert _ids(_ver(client, colega)) == []  # mias: they filed nothing
+    assert _ids(_ver(client, colega, alcance="mias")) == []  # they filed nothing
+
+
+def test_a_holder_of_ver_todas_sees_everything_by_default_and_the_page_says_so(client, escenario):
+    e = escenario
+    colega = persona(permisos=["solicitudes.ver_todas"])
+    r = _ver(client, colega)
+    assert r.status_code == 200
+    assert _ids(r) == [e["viaje"].pk, e["ajena"].pk, e["embajada"].pk, e["banco"].pk]
+    assert "Se muestran: <strong>todas las que usted puede ver</strong>." in r.content.decode()
+    (alcance,) = [c for c in r.context["campos"] if c.nombre == "alcance"]
+    assert alcance.opciones[0][0] == "todas"  # the select shows the scope in use
+    assert r.context["lectura"].filtros_activos == 0  # the filters stay folded
+    # A number from the inbox is found without touching the filters.
+    r = _ver(client, colega, q=e["ajena"].numero_radicado)
+    assert _ids(r) == [e["ajena"].pk]
+
+
+def test_the_owner_without_ver_todas_keeps_their_filings_and_is_told_where_tasks_are(
+    client, escenario
+):
+    r = _ver(client, escenario["dueno"], q="inexistente")
+    cuerpo = r.content.decode()
+    assert r.status_code == 200
+    assert "Se muestran: <strong>las radicadas por usted</strong>." in cuerpo
+    assert "No hay solicitudes con esos criterios entre las radicadas por usted." in cuerpo
+    assert 'href="/solicitudes/tareas">Mis tareas</a>' in cuerpo
 
 
 def test_an_outsider_sees_nothing_and_cannot_ask_for_all(client, escenario):
@@ -89,7 +115,7 @@ def test_only_a_holder_of_ver_todas_is_offered_all(client, escenario):
     assert alcance.opciones == [("mias", "Las radicadas por usted")]
     r = _ver(client, persona(permisos=["solicitudes.ver_todas"]))
     (alcance,) = [c for c in r.context["campos"] if c.nombre == "alcance"]
-    assert [v for v, _ in alcance.opciones] == ["mias", "todas"]
+    assert [v for v, _ in alcance.opciones] == ["todas", "mias"]
 
 
 # --- search and filters -----------------------------------------------------------------------
@@ -214,6 +240,8 @@ def test_the_page_and_buscar_solicitudes_give_the_same_ids(client, como, escenar
     colega = persona(permisos=["solicitudes.ver_todas", "solicitudes.radicar", USAR])
     services.radicar(tipo=escenario["certificado"], solicitante=colega, resumen="Certificado mío")
     argumentos = {("texto" if k == "q" else k): v for k, v in parametros.items()}
+    # The page's default scope for a holder of ver_todas is todas; the tool's stays mias.
+    argumentos.setdefault("alcance", "todas")
     datos = validador("buscar_solicitudes")(
         llamar(client, "buscar_solicitudes", {**argumentos, "limite": 20}, **como(colega))
     )

@@ -16,7 +16,7 @@ from tests.factories import dar_permisos
 
 pytestmark = pytest.mark.django_db
 
-UTC_2346 = datetime(2026, 11, 20, 4, 46, tzinfo=UTC)  # 2026-11-19 23:46 in Bogotá (UTC-5)
+UTC_2346 = datetime(2026, 11, 20, 4, 46, tzinfo=UTC)  # 19/11/2026 23:46 in Bogotá (UTC-5)
 
 
 def _plano(r) -> str:
@@ -38,13 +38,13 @@ def test_events_tasks_and_comments_are_shown_in_local_time(client, flujo, settin
     client.force_login(flujo.solicitante)
     texto = _plano(client.get(s.enlace))
     assert "Fechas y horas en la hora local (America/Bogota)." in texto
-    assert "2026-11-19 23:46 · Responsable1" in texto  # the event of the advance
-    assert "2026-11-19 23:46 · " in texto.split("Comentarios", 1)[1]
+    assert "19/11/2026 23:46 · Responsable1" in texto  # the event of the advance
+    assert "19/11/2026 23:46 · " in texto.split("Comentarios", 1)[1]
     assert "04:46" not in texto
     tareas = texto.split("Tareas", 1)[1].split("Comentarios", 1)[0]
-    assert "Recibida 2026-11-19 23:46" in tareas
+    assert "Recibida 19/11/2026 23:46" in tareas
     assert "Etapa 1 de Certificado laboral · Rol etapa 1 · asignada a Responsable1" in tareas
-    assert "Completada 2026-11-20 00:46 por Responsable1" in tareas
+    assert "Completada 20/11/2026 00:46 por Responsable1" in tareas
     assert "Etapa 2 de Certificado laboral · Rol etapa 2" in tareas and "Pendiente" in tareas
 
 

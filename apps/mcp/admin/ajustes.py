@@ -1,4 +1,6 @@
-"""The assistant settings: one form, tools as checkboxes, origins one per line."""
+"""The assistant settings: one form, tools as checkboxes, origins one per line, grouped and said
+in plain Spanish (the technical names stay in the help texts), lifetimes in minutes, hours or
+days."""
 
 from __future__ import annotations
 
@@ -9,16 +11,14 @@ from django.contrib import admin
 
 from apps.mcp.models import AjustesAsistente, normalizar_origen
 from apps.mcp.registro import registro
-from hub.formularios import CampoLineas
+from hub.formularios import CampoDuracion, CampoLineas
 from hub.sitio_admin import AdminUnico
 
+CAMBIOS = ("escrituras_habilitadas", "aprobar_en_el_hub", "confirmacion_segundos")
 ACCESO = (
-    "escrituras_habilitadas",
-    "aprobar_en_el_hub",
     "herramientas_publicas",
     "permitir_token_solo",
     "token_max_dias",
-    "confirmacion_segundos",
     "origenes_permitidos",
 )
 OAUTH = (
@@ -27,9 +27,8 @@ OAUTH = (
     "oauth_registro_abierto",
     "oauth_cimd_habilitado",
     "oauth_cimd_dominios",
-    "oauth_acceso_segundos",
-    "oauth_refresco_dias",
 )
+VIGENCIAS = ("oauth_acceso_segundos", "oauth_refresco_dias")
 LIMITES = (
     "integracion_por_minuto",
     "usuario_por_minuto",
@@ -59,7 +58,78 @@ class CampoOrigenes(CampoLineas):
         return list(dict.fromkeys(super().to_python(value)))
 
 
+# What an administrator who is not an engineer reads: (label, help text or None to keep it).
+TEXTOS: dict[str, tuple[str, str | None]] = {
+    "escrituras_habilitadas": (
+        "Permitir que el asistente haga cambios",
+        "Radicar, comentar o mover solicitudes, siempre con la confirmación de la persona. "
+        "Apagado, el asistente solo consulta (las herramientas que escriben responden "
+        "ESCRITURA_DESHABILITADA).",
+    ),
+    "permitir_token_solo": (
+        "Aceptar el token personal sin la clave de la integración",
+        "Encendido, a la persona le basta su token personal. Apagado, el token debe llegar junto "
+        "con una clave de API (cabeceras X-MCP-User-Token y X-API-Key).",
+    ),
+    "token_max_dias": (
+        "Duración máxima de un token personal (días)",
+        "Lo más que una persona puede elegir al crear su token en su perfil (de 1 a 366).",
+    ),
+    "oauth_habilitado": (
+        "Permitir iniciar sesión desde el asistente",
+        "La persona conecta su asistente con su usuario y contraseña del hub (OAuth 2.1). "
+        "Apagado, ninguna aplicación obtiene acceso y las ya conectadas dejan de funcionar.",
+    ),
+    "oauth_solo_verificadas": (
+        "Solo aplicaciones verificadas",
+        "Solo se conectan las aplicaciones que un administrador marcó como verificadas.",
+    ),
+    "oauth_registro_abierto": (
+        "Las aplicaciones se dan de alta solas",
+        "Un asistente nuevo se registra la primera vez que alguien lo conecta (registro "
+        "dinámico de clientes, RFC 7591). Apagado, solo se conectan las que agrega un "
+        "administrador en «Aplicaciones».",
+    ),
+    "oauth_cimd_habilitado": (
+        "Aceptar aplicaciones que se identifican con una dirección web",
+        None,
+    ),
+    "oauth_cimd_dominios": ("Dominios de esas aplicaciones", None),
+    "integracion_por_minuto": (
+        "Consultas por minuto de una integración sin usuario",
+        "Por clave de API; pasado el límite se responde «demasiadas solicitudes».",
+    ),
+    "usuario_por_minuto": ("Consultas por minuto de cada persona", None),
+    "escrituras_por_minuto": ("Cambios confirmados por minuto de cada persona", None),
+    "verificaciones_fallidas_por_hora": (
+        "Consultas fallidas de estado por hora",
+        "Consultas de estado_solicitud sin usuario que no encuentran la solicitud, por "
+        "integración y dirección: frena a quien adivina números.",
+    ),
+}
+# Help texts that name a technical term another screen or document may use: kept, completed.
+CIMD = " (Técnicamente: documentos de metadatos de cliente, CIMD.)"
+
+
 class AjustesAsistenteForm(forms.ModelForm):
+    confirmacion_segundos = CampoDuracion(
+        minimo=30,
+        maximo=3600,
+        label="Tiempo para confirmar un cambio",
+        help_text=(
+            "Cuánto espera el asistente a que la persona confirme un cambio antes de pedirlo de "
+            "nuevo (el token de confirmación; de 30 segundos a 1 hora)."
+        ),
+    )
+    oauth_acceso_segundos = CampoDuracion(
+        minimo=300,
+        maximo=86400,
+        label="Cada cuánto el asistente renueva su acceso",
+        help_text=(
+            "Vigencia del token de acceso OAuth: al vencer, el asistente lo renueva solo con el "
+            "de refresco, sin molestar a la persona (de 5 minutos a 24 horas)."
+        ),
+    )
     herramientas_publicas = forms.MultipleChoiceField(
         label="Herramientas públicas",
         required=False,
@@ -88,18 +158,61 @@ class AjustesAsistenteForm(forms.ModelForm):
 
     class Meta:
         model = AjustesAsistente
-        fields = ACCESO + OAUTH + LIMITES
+        fields = CAMBIOS + ACCESO + OAUTH + VIGENCIAS + LIMITES
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["herramientas_publicas"].choices = opciones_publicas()
+        for nombre, (etiqueta, ayuda) in TEXTOS.items():
+            self.fields[nombre].label = etiqueta
+            if ayuda is not None:
+                self.fields[nombre].help_text = ayuda
+        cimd = self.fields["oauth_cimd_habilitado"]
+        if "CIMD" not in str(cimd.help_text):
+            cimd.help_text = f"{cimd.help_text}{CIMD}"
+        self.fields["oauth_refresco_dias"].label = "Cuánto dura una conexión sin usarse (días)"
 
 
 @admin.register(AjustesAsistente)
 class AjustesAsistenteAdmin(AdminUnico):
     form = AjustesAsistenteForm
     fieldsets = (
-        ("Acceso", {"fields": ACCESO}),
-        ("Conexiones OAuth (iniciar sesión desde el asistente)", {"fields": OAUTH}),
-        ("Límites", {"fields": LIMITES}),
+        (
+            "Cambios que hace el asistente",
+            {
+                "fields": CAMBIOS,
+                "description": "Si el asistente puede cambiar datos a nombre de una persona.",
+            },
+        ),
+        (
+            "Quién puede usar el asistente",
+            {
+                "fields": ACCESO,
+                "description": "Qué se consulta sin usuario, los tokens personales y los sitios "
+                "web desde los que se llama al asistente.",
+            },
+        ),
+        (
+            "Iniciar sesión desde el asistente",
+            {
+                "fields": OAUTH,
+                "description": "Cómo se conectan los asistentes (ChatGPT, Claude y otros) con "
+                "el usuario y la contraseña de cada persona.",
+            },
+        ),
+        (
+            "Duración de las conexiones",
+            {
+                "fields": VIGENCIAS,
+                "description": "Una conexión que se usa se mantiene; una que se deja de usar "
+                "vence y la persona vuelve a iniciar sesión.",
+            },
+        ),
+        (
+            "Límites de uso",
+            {
+                "fields": LIMITES,
+                "description": "Frenan el abuso; una persona normal no llega a ellos.",
+            },
+        ),
     )
