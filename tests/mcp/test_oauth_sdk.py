@@ -51,11 +51,15 @@ class Memoria:
         self.cliente = client_info
 
 
+AREAS_TODAS = ("solicitudes", "presupuesto", "calidad")
+
+
 class Persona:
     """The person at the browser: signs in on the hub's page and approves on the consent page."""
 
-    def __init__(self, usuario: str) -> None:
+    def __init__(self, usuario: str, areas: tuple[str, ...] = AREAS_TODAS) -> None:
         self.usuario = usuario
+        self.areas = list(areas)  # the areas the person leaves ticked
         self.navegador = Navegador()
         self.paginas: list[tuple[str, int]] = []
         self.respuesta: AuthorizationCodeResult | None = None
@@ -77,7 +81,8 @@ class Persona:
         formulario = consentimiento.context["form"]
         datos = {n: v for n, v in formulario.initial.items() if v is not None}
         decision = self.navegador.post(
-            "/oauth/authorize", {**datos, "allow": "Autorizar", "escribir": "1"}
+            "/oauth/authorize",
+            {**datos, "allow": "Autorizar", "escribir": "1", "areas": self.areas},
         )
         self.paginas.append(("decision", decision.status_code))
         assert decision.status_code == 302 and decision["Location"].startswith(RETORNO)
