@@ -386,6 +386,13 @@ OAUTH2_PROVIDER = {
             "Comentar solicitudes y radicar en la mesa de ayuda en su nombre, siempre con un paso "
             "de confirmación."
         ),
+        # The areas the person chooses at consent (apps.mcp.areas); a token naming none (issued
+        # before they existed) reaches every area.
+        "asistente:solicitudes": (
+            "Solicitudes: estado, búsqueda, tareas, comentarios y mesa de ayuda."
+        ),
+        "asistente:presupuesto": "Presupuesto: CDP, RP, ejecución, reportes y resúmenes.",
+        "asistente:calidad": "Documentos de calidad vigentes.",
     },
     # A client that names no scope gets reading only; writing is always asked for and shown.
     "DEFAULT_SCOPES": ["asistente:leer"],

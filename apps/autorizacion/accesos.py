@@ -23,6 +23,7 @@ from oauth2_provider.models import AccessToken
 
 from apps.autorizacion.models import Aplicacion, TokenAcceso
 from apps.cuentas.models import User
+from apps.mcp import areas as areas_asistente
 from apps.mcp import identidades
 from apps.solicitudes.models.bandeja import ids_roles
 from hub import coherencia
@@ -57,6 +58,11 @@ class AccesoOAuth:
     @property
     def puede_escribir(self) -> bool:
         return ALCANCE_ESCRIBIR in self.alcances
+
+    @property
+    def areas(self) -> frozenset[str]:
+        """The areas its scopes grant (a token from before areas existed names none: all)."""
+        return areas_asistente.de_alcances(self.alcances)
 
     def vigente(self, ahora: datetime | None = None) -> bool:
         """Not expired, and its client usable now (not disabled, OAuth on, verified if asked)."""

@@ -32,11 +32,13 @@ from oauth2_provider.views import AuthorizationView
 from oauthlib.oauth2.rfc6749 import errors
 
 from apps.autorizacion import reconocidas, redirecciones, servidor
+from apps.autorizacion import services as servicios_oauth
 from apps.autorizacion.accesos import ALCANCE_ESCRIBIR, ALCANCE_LEER
 from apps.autorizacion.models import Aplicacion
 from apps.cuentas.avisos import avisar_acceso_nuevo
 from apps.cuentas.correo import tras_responder
 from apps.cuentas.models import User
+from apps.mcp import areas
 from apps.mcp import services as servicios_asistente
 from hub import seguridad
 
@@ -93,14 +95,22 @@ def motivo_sin_acceso(usuario: User) -> str | None:
     return None
 
 
-def ya_aprobado(usuario: User, aplicacion: Aplicacion, alcances: list[str]) -> bool:
-    """The person approved this client for (at least) these scopes and the connection lives:
-    a token still valid, or one whose refresh token was not revoked."""
+def ya_aprobado(usuario: User, aplicacion: Aplicacion, alcances: list[str]) -> set[str] | None:
+    """The scopes to issue again without asking, when the person approved this client for (at
+    least) these scopes and the connection lives (a token still valid, or one whose refresh
+    token was not revoked); None otherwise. The areas are always named: the ones asked for, or
+    else those of the approval (every area for an approval from before areas existed)."""
     vivos = AccessToken.objects.filter(user=usuario, application=aplicacion).filter(
         Q(expires__gt=timezone.now()) | Q(refresh_token__revoked__isnull=True)
     )
     pedidos = set(alcances)
-    return any(pedidos <= set(s.split()) for s in vivos.values_list("scope", flat=True))
+    for scope in vivos.values_list("scope", flat=True):
+        concedidos = servicios_oauth.explicitos(set(scope.split()))
+        if pedidos <= concedidos:
+            if areas.nombradas(pedidos):
+                return pedidos
+            return pedidos | {a for a in concedidos if a in areas.POR_ALCANCE}
+    return None
 
 
 @method_decorator(tras_responder, name="dispatch")  # the notice of a new connection leaves after
@@ -129,17 +139,14 @@ class Autorizacion(AuthorizationView):
             return self.sin_acceso(aplicacion, credenciales, alcances, motivo)
         recursos = request.GET.getlist("resource")
         pide_consentimiento = "consent" in prompt
-        if (
-            not pide_consentimiento
-            and ya_aprobado(request.user, aplicacion, alcances)
-            and all(is_valid_resource_uri(r) for r in recursos)
-        ):
+        aprobados = None if pide_consentimiento else ya_aprobado(request.user, aplicacion, alcances)
+        if aprobados is not None and all(is_valid_resource_uri(r) for r in recursos):
             if recursos:
                 credenciales["resource"] = recursos
             try:
                 uri, _, _, _ = self.create_authorization_response(
                     request=request,
-                    scopes=" ".join(alcances),
+                    scopes=" ".join(sorted(aprobados)),
                     credentials=credenciales,
                     allow=True,
                 )
@@ -239,6 +246,16 @@ class Autorizacion(AuthorizationView):
             if a in DESCRIPCIONES
         ]
         contexto["pide_escribir"] = ALCANCE_ESCRIBIR in alcances
+        marcadas = getattr(self, "areas_marcadas", None)
+        contexto["areas"] = [
+            {
+                "codigo": codigo,
+                "titulo": areas.AREAS[codigo][0],
+                "texto": areas.AREAS[codigo][1],
+                "marcada": marcadas is None or codigo in marcadas,
+            }
+            for codigo in areas.ordenadas(areas.de_alcances(alcances))
+        ]
         destino = contexto.get("redirect_uri") or ""
         if aplicacion is not None:
             presentacion = reconocidas.presentar(aplicacion, destino)
@@ -259,11 +276,22 @@ class Autorizacion(AuthorizationView):
             if (motivo := motivo_sin_acceso(self.request.user)) is not None:
                 # A forged "allow" from someone who may not connect: still no code.
                 return self.render_to_response({"motivo": motivo}, status=403)
-            alcances = set(form.cleaned_data.get("scope", "").split())
+            pedidos = set(form.cleaned_data.get("scope", "").split())
+            # The areas offered are those asked for (every area when none was named); the
+            # person keeps at least one, and the grant names them all explicitly.
+            ofrecidas = areas.de_alcances(pedidos)
+            elegidas = ofrecidas & set(self.request.POST.getlist("areas"))
+            if not elegidas:
+                return self.sin_areas(form, aplicacion, pedidos)
+            alcances = {a for a in pedidos if a not in areas.POR_ALCANCE}
+            alcances |= {areas.alcance(a) for a in elegidas}
             if not self.request.POST.get("escribir"):
                 alcances.discard(ALCANCE_ESCRIBIR)
             alcances.add(ALCANCE_LEER)  # every connection reads; writing is the choice
             form.cleaned_data["scope"] = " ".join(sorted(alcances))
+            servicios_oauth.registrar_pedido(
+                usuario_id=self.request.user.pk, aplicacion_id=aplicacion.pk, alcances=pedidos
+            )
             # A first connection of this client by this person (none alive now) is news to them.
             nueva = not ya_aprobado(self.request.user, aplicacion, [])
             respuesta = super().form_valid(form)
@@ -276,6 +304,19 @@ class Autorizacion(AuthorizationView):
                 )
             return respuesta
         return super().form_valid(form)
+
+    def sin_areas(self, form, aplicacion: Aplicacion, pedidos: set[str]) -> HttpResponse:
+        """No area ticked: the same page again, saying so; nothing is granted."""
+        self.areas_marcadas = frozenset()
+        contexto = self.get_context_data(
+            form=form,
+            application=aplicacion,
+            scopes=sorted(pedidos),
+            redirect_uri=form.cleaned_data.get("redirect_uri"),
+            error_areas="Elija al menos un área a la que la aplicación pueda acceder.",
+            escribir_marcado=bool(self.request.POST.get("escribir")),
+        )
+        return self.render_to_response(contexto, status=400)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from oauth2_provider.models import (
@@ -270,3 +271,28 @@ class AnfitrionReconocido(models.Model):
     def save(self, *args, **kwargs):
         self.anfitrion = (self.anfitrion or "").strip().lower()
         super().save(*args, **kwargs)
+
+
+class PedidoAlcances(models.Model):
+    """What an application last asked a person for (the scopes of its last grant request, areas
+    included): how far the person may widen the connection from their profile, never beyond."""
+
+    usuario = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    aplicacion = models.ForeignKey(Aplicacion, on_delete=models.CASCADE, related_name="+")
+    alcances = models.CharField("alcances pedidos", max_length=255)
+    actualizado = models.DateTimeField("actualizado", auto_now=True)
+
+    class Meta:
+        verbose_name = "alcances pedidos"
+        verbose_name_plural = "alcances pedidos"
+        default_permissions = ()
+        constraints = [
+            models.UniqueConstraint(
+                fields=["usuario", "aplicacion"], name="autorizacion_pedido_unico"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.alcances

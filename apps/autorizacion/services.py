@@ -6,10 +6,12 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
-from oauth2_provider.models import AccessToken, RefreshToken
+from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
 from apps.autorizacion import accesos
-from apps.autorizacion.models import Aplicacion
+from apps.autorizacion.accesos import ALCANCE_ESCRIBIR, ALCANCE_LEER
+from apps.autorizacion.models import Aplicacion, PedidoAlcances
+from apps.mcp import areas
 from apps.mcp import services as servicios_asistente
 
 
@@ -58,6 +60,78 @@ def desconectar(*, usuario_id: int, aplicacion_id: int) -> int:
         ).delete()
         accesos.olvidar_seguro()
     return refrescos + accesos_borrados
+
+
+class ErrorAjuste(Exception):
+    """A change of a connection's scopes that may not be made (the text is for the person)."""
+
+
+def explicitos(alcances: set[str] | frozenset[str]) -> set[str]:
+    """These scopes with their areas named: a set that names no area reaches every area."""
+    return {a for a in alcances if a not in areas.POR_ALCANCE} | {
+        areas.alcance(a) for a in areas.de_alcances(alcances)
+    }
+
+
+def registrar_pedido(*, usuario_id: int, aplicacion_id: int, alcances: set[str]) -> None:
+    """Remember what the application asked for at consent (reading always; every area when it
+    named none): the bound of a later widening from the profile."""
+    PedidoAlcances.objects.update_or_create(
+        usuario_id=usuario_id,
+        aplicacion_id=aplicacion_id,
+        defaults={"alcances": " ".join(sorted(explicitos(alcances) | {ALCANCE_LEER}))},
+    )
+
+
+def alcances_pedidos(*, usuario_id: int, aplicacion_id: int, actuales: set[str]) -> set[str]:
+    """How far this connection may be widened: what the application last asked for; for a
+    connection from before that was recorded, what it holds (with every area it reaches)."""
+    pedido = (
+        PedidoAlcances.objects.filter(usuario_id=usuario_id, aplicacion_id=aplicacion_id)
+        .values_list("alcances", flat=True)
+        .first()
+    )
+    if pedido is not None:
+        return set(pedido.split())
+    return explicitos(actuales) | {ALCANCE_LEER}
+
+
+def ajustar_conexion(
+    *, usuario_id: int, aplicacion_id: int, areas_elegidas: set[str], escribir: bool
+) -> set[str]:
+    """Narrow or widen one of the person's connections at once: every token and pending code of
+    the application gets the new scopes, never beyond what it asked for; every worker stops
+    honouring the old ones within the cache-coherence bound (as "Desconectar")."""
+    elegidas = {a for a in areas_elegidas if a in areas.AREAS}
+    if not elegidas:
+        raise ErrorAjuste("Elija al menos un área.")
+    nuevos = {ALCANCE_LEER} | {areas.alcance(a) for a in elegidas}
+    if escribir:
+        nuevos.add(ALCANCE_ESCRIBIR)
+    with transaction.atomic():
+        filas = AccessToken.objects.select_for_update().filter(
+            user_id=usuario_id, application_id=aplicacion_id
+        )
+        actuales: set[str] = set()
+        for scope in filas.values_list("scope", flat=True):
+            actuales.update(scope.split())
+        tope = alcances_pedidos(
+            usuario_id=usuario_id, aplicacion_id=aplicacion_id, actuales=actuales
+        )
+        if not nuevos <= tope:
+            raise ErrorAjuste("La aplicación no pidió ese acceso: conéctela de nuevo para pedirlo.")
+        if not PedidoAlcances.objects.filter(
+            usuario_id=usuario_id, aplicacion_id=aplicacion_id
+        ).exists():
+            # The bound of an older connection, kept before it narrows.
+            PedidoAlcances.objects.create(
+                usuario_id=usuario_id, aplicacion_id=aplicacion_id, alcances=" ".join(sorted(tope))
+            )
+        scope = " ".join(sorted(nuevos))
+        filas.update(scope=scope)  # not `updated`: it marks the last use (apps.mcp.conexiones)
+        Grant.objects.filter(user_id=usuario_id, application_id=aplicacion_id).update(scope=scope)
+        accesos.olvidar_seguro()
+    return nuevos
 
 
 def testigo_uso(aplicacion_id: int) -> str:

@@ -24,6 +24,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from apps.cuentas import correo as capa_correo
 from apps.marca import selectors
+from apps.mcp import areas as areas_asistente
 
 
 def texto_rechazo() -> str:
@@ -191,6 +192,14 @@ class FormularioToken(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         input_formats=["%Y-%m-%d"],
         error_messages={"invalid": "Escriba la fecha como AAAA-MM-DD."},
+    )
+    areas = forms.MultipleChoiceField(
+        label="Áreas a las que llega",
+        choices=areas_asistente.opciones(),
+        initial=list(areas_asistente.AREAS),
+        widget=forms.CheckboxSelectMultiple,
+        help_text="El asistente solo podrá usar las herramientas de las áreas marcadas.",
+        error_messages={"required": "Elija al menos un área."},
     )
 
     def __init__(self, *args, vigencias: list[int], maximo: int, **kwargs):

@@ -131,6 +131,7 @@ def perfil(request: HttpRequest) -> HttpResponse:
                     token, secreto = services.crear_token_personal(
                         usuario=usuario,
                         nombre=formulario.cleaned_data["nombre"],
+                        areas_elegidas=formulario.cleaned_data["areas"],
                         **formulario.vigencia(),
                     )
                 except services.ErrorCredencial as exc:

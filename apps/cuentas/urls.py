@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from apps.cuentas import actividad, perfil, views
+from apps.cuentas import acceso_conexion, actividad, perfil, views
 
 app_name = "cuentas"
 urlpatterns = [
@@ -11,6 +11,11 @@ urlpatterns = [
     path("perfil/", perfil.perfil, name="perfil"),
     path("perfil/actividad/", actividad.actividad_asistente, name="actividad"),
     path("clave/cambiar/", views.CambioContrasenaView.as_view(), name="clave_cambiar"),
+    path(
+        "perfil/aplicaciones/<int:aplicacion_id>/acceso/",
+        acceso_conexion.acceso_conexion,
+        name="acceso_conexion",
+    ),
     path("clave/olvido/", views.OlvidoView.as_view(), name="clave_olvido"),
     path("clave/enviada/", views.EnviadoView.as_view(), name="clave_enviada"),
     path("clave/<uidb64>/<token>/", views.NuevaContrasenaView.as_view(), name="clave_nueva"),

@@ -22,10 +22,11 @@ from oauth2_provider.models import (
 
 from apps.autorizacion.accesos import ALCANCE_ESCRIBIR, ALCANCE_LEER
 from apps.cuentas.models import User
+from apps.mcp import areas
 
 USO_MINIMO = timedelta(milliseconds=1)
 # Shown in this order, whatever order a client asked for them.
-ALCANCES = (ALCANCE_LEER, ALCANCE_ESCRIBIR)
+ALCANCES = (ALCANCE_LEER, ALCANCE_ESCRIBIR, *areas.ALCANCES)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,11 @@ class Conexion:
     @property
     def escribe(self) -> bool:
         return ALCANCE_ESCRIBIR in self.alcances
+
+    @property
+    def areas_visibles(self) -> list[str]:
+        """The titles of the areas it reaches (every area when its scopes name none)."""
+        return [areas.AREAS[a][0] for a in areas.ordenadas(areas.de_alcances(self.alcances))]
 
 
 def _ordenados(alcances: set[str]) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from apps.autorizacion import accesos
 from apps.cuentas.models import User
-from apps.mcp import identidades, oauth, recurso, secretos, services
+from apps.mcp import areas, identidades, oauth, recurso, secretos, services
 from apps.mcp import limites as limites_mcp
 from apps.mcp.models import AjustesAsistente, ClaveApi, RegistroAuditoria, TokenPersonal
 from hub.ip import decidir as decidir_ip
@@ -49,6 +49,16 @@ class Identidad:
     def puede_escribir(self) -> bool:
         """Write tools: an OAuth token needs the write scope; other credentials need nothing."""
         return self.oauth is None or self.oauth.puede_escribir
+
+    @property
+    def areas(self) -> frozenset[str]:
+        """The areas this connection reaches: the OAuth grant's scopes or the personal token's
+        choice, both already in hand (no query); an API key alone reaches every area."""
+        if self.oauth is not None:
+            return self.oauth.areas
+        if self.token is not None:
+            return areas.de_lista(self.token.areas.split())
+        return areas.TODAS
 
     @property
     def tipo_credencial(self) -> str:

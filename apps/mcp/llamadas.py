@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.http import HttpRequest
 
-from apps.mcp import aprobaciones, auditoria, confirmacion
+from apps.mcp import aprobaciones, areas, auditoria, confirmacion
 from apps.mcp import limites as limites_mcp
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
@@ -40,7 +40,8 @@ def visible_sin_usuario(herramienta: Herramienta, ajustes: AjustesAsistente) -> 
 
 
 def comprobar_acceso(herramienta: Herramienta, identidad: Identidad, ajustes: AjustesAsistente):
-    """Tool errors SIN_IDENTIDAD, SIN_PERMISO or ESCRITURA_DESHABILITADA, in that order."""
+    """Tool errors SIN_IDENTIDAD, SIN_PERMISO (the person's permissions, then the connection's
+    areas and write scope) or ESCRITURA_DESHABILITADA, in that order."""
     usuario = identidad.usuario
     if usuario is None:
         if not visible_sin_usuario(herramienta, ajustes):
@@ -51,6 +52,12 @@ def comprobar_acceso(herramienta: Herramienta, identidad: Identidad, ajustes: Aj
             )
     elif not herramienta.permite_a(usuario):
         raise ErrorHerramienta("SIN_PERMISO", "Su usuario no tiene permiso para esta herramienta.")
+    elif herramienta.area is not None and herramienta.area not in identidad.areas:
+        raise ErrorHerramienta(
+            "SIN_PERMISO",
+            f"Esta conexión no tiene acceso al área «{areas.AREAS[herramienta.area][0]}»: "
+            "la persona puede ampliarla desde su perfil, en «Aplicaciones conectadas».",
+        )
     elif herramienta.escritura and not identidad.puede_escribir:
         raise ErrorHerramienta(
             "SIN_PERMISO",

@@ -342,6 +342,15 @@ class TokenPersonal(Credencial):
     )
     vence = models.DateTimeField("vence")
     ultima_ip = models.GenericIPAddressField("última IP", null=True, blank=True, editable=False)
+    # The areas of the assistant it reaches (apps.mcp.areas), space-separated; empty: every area
+    # (the tokens created before areas existed keep what they had).
+    areas = models.CharField(
+        "áreas",
+        max_length=100,
+        blank=True,
+        default="",
+        help_text="Códigos de área separados por espacios; vacío: todas las áreas.",
+    )
 
     objects = TokenPersonalQuerySet.as_manager()
 

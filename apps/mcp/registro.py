@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from rest_framework import serializers
 
+from apps.mcp.areas import AREAS
 from hub.enlaces import esquema_con_url
 from hub.serializadores import Estricto
 
@@ -159,8 +160,13 @@ class Herramienta:
     verificacion: Verificacion | None = None
     # What this tool's own errors add to codigo and mensaje, e.g. {"encontrado": ENCONTRADO_FALSO}.
     salida_error: dict[str, Any] = field(default_factory=dict)
+    # The area a connection must be granted to reach this tool (apps.mcp.areas); None: open to
+    # every connection under its own rule.
+    area: str | None = None
 
     def __post_init__(self) -> None:
+        if self.area is not None and self.area not in AREAS:
+            raise ValueError(f"{self.nombre}: área desconocida {self.area!r}")
         if (self.acceso is Acceso.VERIFICADA) != (self.verificacion is not None):
             raise ValueError(f"{self.nombre}: solo el acceso verificada declara su verificación")
         if self.escritura:

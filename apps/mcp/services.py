@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta
 
 from django.conf import settings
@@ -10,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.cuentas.models import User
-from apps.mcp import secretos
+from apps.mcp import areas, secretos
 from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
 
 PERMISO_USAR = "mcp.asistente.usar"
@@ -75,17 +76,29 @@ def crear_token_personal(
     dias: int | None = None,
     hasta: date | None = None,
     ahora: datetime | None = None,
+    areas_elegidas: Iterable[str] | None = None,
 ) -> tuple[TokenPersonal, str]:
     """A new personal token for `usuario` that lasts `dias` (one of the offered periods) or until
-    the end of the day `hasta`; returns the row and the secret (shown once)."""
+    the end of the day `hasta`, reaching the areas chosen (every area when not given); returns
+    the row and the secret (shown once)."""
     ahora = ahora or timezone.now()
     maximo = AjustesAsistente.cargar().token_max_dias
     vence = _vencimiento(dias=dias, hasta=hasta, ahora=ahora, maximo=maximo)
-    return _crear_token(usuario=usuario, nombre=nombre, vence=vence, ahora=ahora)
+    elegidas = areas.TODAS if areas_elegidas is None else frozenset(areas_elegidas) & areas.TODAS
+    if not elegidas:
+        raise ErrorCredencial("areas", "Elija al menos un área.")
+    return _crear_token(
+        usuario=usuario, nombre=nombre, vence=vence, ahora=ahora, areas_elegidas=elegidas
+    )
 
 
 def _crear_token(
-    *, usuario: User, nombre: str, vence: datetime, ahora: datetime
+    *,
+    usuario: User,
+    nombre: str,
+    vence: datetime,
+    ahora: datetime,
+    areas_elegidas: frozenset[str] | None = None,
 ) -> tuple[TokenPersonal, str]:
     nombre = (nombre or "").strip()
     if not nombre:
@@ -105,7 +118,13 @@ def _crear_token(
             f"Ya tiene {MAX_TOKENS_ACTIVOS} tokens activos: revoque alguno antes de crear otro.",
         )
     secreto = secretos.generar(secretos.PREFIJO_TOKEN)
-    token = guardar_token(usuario=usuario, nombre=nombre, secreto=secreto, vence=vence)
+    token = guardar_token(
+        usuario=usuario,
+        nombre=nombre,
+        secreto=secreto,
+        vence=vence,
+        areas_elegidas=areas_elegidas,
+    )
     return token, secreto
 
 
@@ -119,7 +138,13 @@ def regenerar_token_personal(
     token = _revocar_token(usuario=usuario, token_id=token_id, ahora=ahora)
     maximo = timedelta(days=AjustesAsistente.cargar().token_max_dias)
     duracion = min(max(token.vence - token.creado, timedelta(days=1)), maximo)
-    return _crear_token(usuario=usuario, nombre=token.nombre, vence=ahora + duracion, ahora=ahora)
+    return _crear_token(
+        usuario=usuario,
+        nombre=token.nombre,
+        vence=ahora + duracion,
+        ahora=ahora,
+        areas_elegidas=areas.de_lista(token.areas.split()),  # the same reach as the old one
+    )
 
 
 def guardar_token(
@@ -129,8 +154,10 @@ def guardar_token(
     secreto: str,
     vence: datetime,
     revocado_en: datetime | None = None,
+    areas_elegidas: Iterable[str] | None = None,
 ) -> TokenPersonal:
-    """Store a personal token from its secret (digest and prefix only)."""
+    """Store a personal token from its secret (digest and prefix only) and the areas it reaches
+    (none given: every area, as the tokens from before areas existed)."""
     return TokenPersonal.objects.create(
         usuario=usuario,
         nombre=nombre,
@@ -138,6 +165,7 @@ def guardar_token(
         digest=secretos.huella(secreto),
         vence=vence,
         revocado_en=revocado_en,
+        areas=" ".join(areas.ordenadas(areas_elegidas or ())),
     )
 
 

@@ -82,12 +82,23 @@ def consulta(location: str) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
 
 
-def aprobar(client, pedido: Pedido, *, escribir: bool = True, permitir: bool = True):
-    """GET the consent page, then POST the person's decision (the form's own hidden fields)."""
+def aprobar(
+    client,
+    pedido: Pedido,
+    *,
+    escribir: bool = True,
+    permitir: bool = True,
+    areas: list[str] | None = None,
+):
+    """GET the consent page, then POST the person's decision (the form's own hidden fields; the
+    areas ticked as the page offers them, unless `areas` says otherwise)."""
     pagina = client.get(pedido.url())
     assert pagina.status_code == 200, pagina.content[:500]
     formulario = pagina.context["form"]
     datos = {n: v for n, v in formulario.initial.items() if v is not None}
+    datos["areas"] = (
+        [a["codigo"] for a in pagina.context["areas"] if a["marcada"]] if areas is None else areas
+    )
     if permitir:
         datos["allow"] = "Autorizar"
     if escribir:

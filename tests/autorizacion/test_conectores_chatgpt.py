@@ -90,6 +90,9 @@ def test_the_authorization_server_metadata_offers_metadata_documents(client):
     )
 
 
+AREAS = ("asistente:calidad", "asistente:presupuesto", "asistente:solicitudes")
+
+
 @pytest.mark.parametrize(
     ("concedido", "esperado"),
     [("asistente:leer", "asistente:leer"), (TODOS, TODOS)],
@@ -105,7 +108,8 @@ def test_chatgpt_reconnecting_without_scope_gets_what_the_person_granted_before(
     # Already approved for those scopes: straight back with a code, no wider.
     assert r.status_code == 302, r.content[:300]
     tokens = canjear(sesion, otra_vez, consulta(r["Location"])["code"]).json()
-    assert tokens["scope"] == esperado
+    # Every grant names its areas: the ones ticked the first time (all of them).
+    assert tokens["scope"] == " ".join(sorted([*esperado.split(), *AREAS]))
 
 
 def test_a_first_connection_without_scope_gets_the_defaults(client, sesion):
@@ -114,7 +118,7 @@ def test_a_first_connection_without_scope_gets_the_defaults(client, sesion):
     pagina = sesion.get(pedido.url())
     assert pagina.status_code == 200
     assert pagina.context["form"].initial["scope"] == "asistente:leer"
-    assert _conectar(sesion, pedido)["scope"] == "asistente:leer"
+    assert _conectar(sesion, pedido)["scope"] == " ".join(sorted(["asistente:leer", *AREAS]))
 
 
 def test_a_reconnect_without_scope_never_takes_another_persons_grant(client, sesion):

@@ -57,7 +57,54 @@ def test_a_person_signs_in_reads_the_consent_page_and_approves_reading_only(nave
     pagina.wait_for_url(REDIRECCION + "**")
     datos = consulta(recibido[-1])
     assert datos["state"] == pedido.state and datos["code"]
-    assert Grant.objects.get().scope == "asistente:leer"
+    # Every area stays ticked unless the person unticks one: the grant names them.
+    assert Grant.objects.get().scope == (
+        "asistente:calidad asistente:leer asistente:presupuesto asistente:solicitudes"
+    )
+    assert violaciones == []
+
+
+@pytest.mark.parametrize(("ancho", "alto"), ANCHOS)
+def test_a_person_chooses_the_areas_and_none_is_refused_on_the_page(navegador, ancho, alto):
+    marca_demo.cargar(ContextoDemo())
+    persona = UserFactory(username="camila", permisos=["mcp.asistente.usar"])
+    app = nueva_aplicacion("Claude Desktop")
+    pagina = navegador(ancho, alto)
+    violaciones = vigilar_csp(pagina)
+    recibido: list[str] = []
+    pagina.route(
+        REDIRECCION + "**",
+        lambda ruta: (
+            recibido.append(ruta.request.url),
+            ruta.fulfill(status=200, body="Listo", content_type="text/plain"),
+        ),
+    )
+    pedido = Pedido(client_id=app.client_id)
+    pagina.goto(pagina.base + pedido.url())
+    pagina.get_by_label("Usuario").fill(persona.username)
+    pagina.get_by_label("Contraseña", exact=True).fill("clave-de-prueba-123")
+    pagina.get_by_role("button", name="Ingresar").click()
+    pagina.wait_for_url("**/oauth/authorize?**")
+    areas = [pagina.locator(f"#area-{a}") for a in ("solicitudes", "presupuesto", "calidad")]
+    for area in areas:
+        assert area.is_visible() and area.is_checked()
+    assert ancho_de_pagina(pagina) <= ancho
+    capturar(pagina, f"oauth_consentimiento_areas_{ancho}")
+    for area in areas:
+        area.uncheck()
+    pagina.get_by_role("button", name="Autorizar").click()
+    pagina.wait_for_load_state()
+    alerta = pagina.get_by_role("alert")
+    assert "Elija al menos un área" in alerta.inner_text()
+    assert not Grant.objects.exists() and recibido == []
+    assert ancho_de_pagina(pagina) <= ancho
+    capturar(pagina, f"oauth_consentimiento_sin_areas_{ancho}")
+    pagina.locator("#area-calidad").check()
+    pagina.get_by_label("Escribir en su nombre").uncheck()
+    pagina.get_by_role("button", name="Autorizar").click()
+    pagina.wait_for_url(REDIRECCION + "**")
+    assert consulta(recibido[-1])["code"]
+    assert Grant.objects.get().scope == "asistente:calidad asistente:leer"
     assert violaciones == []
 
 

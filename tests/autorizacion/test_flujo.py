@@ -28,6 +28,8 @@ from tests.mcp_cliente import OAUTH_INVALIDO, identificar, rechazo
 pytestmark = pytest.mark.django_db
 
 OTRO_RECURSO = (401, "TOKEN_MCP_INVALIDO", "El token OAuth fue emitido para otro recurso.")
+# Every new grant names its areas (all of them ticked unless the person unticks some).
+AREAS = ("asistente:calidad", "asistente:presupuesto", "asistente:solicitudes")
 
 
 @pytest.fixture
@@ -65,7 +67,7 @@ def test_the_whole_flow_gives_tokens_with_their_own_prefixes_bound_to_the_mcp_re
     assert tokens["access_token"].startswith("sgioat_")
     assert tokens["refresh_token"].startswith("sgiort_")
     assert tokens["token_type"] == "Bearer" and tokens["expires_in"] == 3600
-    assert set(tokens["scope"].split()) == {"asistente:leer", "asistente:escribir"}
+    assert set(tokens["scope"].split()) == {"asistente:leer", "asistente:escribir", *AREAS}
     fila = AccessToken.objects.get()
     assert fila.resource == [MCP] and fila.token == "" and fila.user == persona
     identidad = identificar(tokens["access_token"])
@@ -300,7 +302,10 @@ def test_a_person_without_assistant_access_is_told_why_and_gets_no_code(client, 
     assert "Su usuario no tiene acceso al asistente" in html and 'name="allow"' not in html
     # A forged approval is still refused; going back tells the client access_denied.
     datos = {n: v for n, v in r.context["form"].initial.items() if v is not None}
-    r = client.post("/oauth/authorize", {**datos, "allow": "Autorizar", "escribir": "1"})
+    r = client.post(
+        "/oauth/authorize",
+        {**datos, "allow": "Autorizar", "escribir": "1", "areas": ["calidad"]},
+    )
     assert r.status_code == 403 and not Grant.objects.exists()
     r = client.post("/oauth/authorize", datos)
     assert consulta(r["Location"])["error"] == "access_denied"
@@ -319,13 +324,13 @@ def test_unticking_writing_gives_a_read_only_token(sesion, app):
     pedido = Pedido(client_id=app.client_id)
     codigo = consulta(aprobar(sesion, pedido, escribir=False)["Location"])["code"]
     tokens = canjear(sesion, pedido, codigo).json()
-    assert tokens["scope"] == "asistente:leer"
+    assert tokens["scope"] == " ".join(sorted(["asistente:leer", *AREAS]))
     assert not identificar(tokens["access_token"]).puede_escribir
 
 
 def test_a_client_that_names_no_scope_gets_reading(sesion, app):
     _, tokens = conectar(sesion, app.client_id, scope=None)
-    assert tokens["scope"] == "asistente:leer"
+    assert tokens["scope"] == " ".join(sorted(["asistente:leer", *AREAS]))
 
 
 def test_a_person_who_already_approved_is_not_asked_again(sesion, app):

@@ -33,7 +33,13 @@ def test_the_authorization_server_metadata_lists_exactly_what_it_accepts(client)
         "response_types_supported": ["code"],
         "grant_types_supported": ["authorization_code", "refresh_token"],
         "code_challenge_methods_supported": ["S256"],
-        "scopes_supported": ["asistente:escribir", "asistente:leer"],
+        "scopes_supported": [
+            "asistente:calidad",
+            "asistente:escribir",
+            "asistente:leer",
+            "asistente:presupuesto",
+            "asistente:solicitudes",
+        ],
         "token_endpoint_auth_methods_supported": [
             "none",
             "client_secret_post",

@@ -26,7 +26,15 @@ PATRON_TOKEN = re.compile(r"sgimcp_[0-9A-Za-z]{38}")
 
 
 def _crear(client, nombre="Portátil", dias="30"):
-    return client.post(URL, {"accion": "crear", "nombre": nombre, "dias": dias})
+    return client.post(
+        URL,
+        {
+            "accion": "crear",
+            "nombre": nombre,
+            "dias": dias,
+            "areas": ["solicitudes", "presupuesto", "calidad"],
+        },
+    )
 
 
 def _ping(token: str) -> int:
@@ -254,7 +262,18 @@ def test_an_unknown_action_is_400(navegante):
 def test_posts_require_the_csrf_token(persona):
     cliente = Client(enforce_csrf_checks=True)
     cliente.force_login(persona)
-    assert cliente.post(URL, {"accion": "crear", "nombre": "X", "dias": "30"}).status_code == 403
+    assert (
+        cliente.post(
+            URL,
+            {
+                "accion": "crear",
+                "nombre": "X",
+                "dias": "30",
+                "areas": ["solicitudes", "presupuesto", "calidad"],
+            },
+        ).status_code
+        == 403
+    )
     assert not TokenPersonal.objects.exists()
 
 

@@ -23,7 +23,16 @@ def _hoy():
 
 
 def _crear_hasta(client, fecha, nombre="Con fecha"):
-    return client.post(URL, {"accion": "crear", "nombre": nombre, "dias": "fecha", "fecha": fecha})
+    return client.post(
+        URL,
+        {
+            "accion": "crear",
+            "nombre": nombre,
+            "dias": "fecha",
+            "fecha": fecha,
+            "areas": ["solicitudes", "presupuesto", "calidad"],
+        },
+    )
 
 
 def test_the_form_offers_a_date_of_ones_own_bounded_by_the_maximum(navegante):

@@ -23,7 +23,15 @@ COOKIE = "hub_entrega_token"
 
 
 def _crear(client, nombre="Portátil"):
-    return client.post(URL, {"accion": "crear", "nombre": nombre, "dias": "30"})
+    return client.post(
+        URL,
+        {
+            "accion": "crear",
+            "nombre": nombre,
+            "dias": "30",
+            "areas": ["solicitudes", "presupuesto", "calidad"],
+        },
+    )
 
 
 def _todo_lo_guardado_en_sesiones() -> str:

@@ -145,7 +145,15 @@ def test_inline_style_blocks_carry_the_nonce_of_their_own_answer(client):
 
 def test_the_profile_page_has_no_inline_script_and_loads_the_copy_button_from_static(client):
     _perfil(client, None)
-    r = client.post("/cuentas/perfil/", {"accion": "crear", "nombre": "Portátil", "dias": 30})
+    r = client.post(
+        "/cuentas/perfil/",
+        {
+            "accion": "crear",
+            "nombre": "Portátil",
+            "dias": 30,
+            "areas": ["solicitudes", "presupuesto", "calidad"],
+        },
+    )
     html = client.get(r["Location"]).content.decode()
     assert 'data-copiar="valor-token"' in html
     assert '<script src="/static/hub/copiar.js" defer></script>' in html

@@ -51,11 +51,15 @@ class Memoria:
         self.cliente = client_info
 
 
+AREAS_TODAS = ("solicitudes", "presupuesto", "calidad")
+
+
 class Persona:
     """The person at the browser: signs in on the hub's page and approves on the consent page."""
 
-    def __init__(self, usuario: str) -> None:
+    def __init__(self, usuario: str, areas: tuple[str, ...] = AREAS_TODAS) -> None:
         self.usuario = usuario
+        self.areas = list(areas)  # the areas the person leaves ticked
         self.navegador = Navegador()
         self.paginas: list[tuple[str, int]] = []
         self.respuesta: AuthorizationCodeResult | None = None
@@ -77,7 +81,8 @@ class Persona:
         formulario = consentimiento.context["form"]
         datos = {n: v for n, v in formulario.initial.items() if v is not None}
         decision = self.navegador.post(
-            "/oauth/authorize", {**datos, "allow": "Autorizar", "escribir": "1"}
+            "/oauth/authorize",
+            {**datos, "allow": "Autorizar", "escribir": "1", "areas": self.areas},
         )
         self.paginas.append(("decision", decision.status_code))
         assert decision.status_code == 302 and decision["Location"].startswith(RETORNO)
@@ -190,7 +195,12 @@ def test_the_official_sdk_signs_in_with_oauth_and_uses_the_hub_as_the_person(hub
     primero = almacen.tokens
     assert primero.access_token.startswith("sgioat_")
     assert primero.refresh_token.startswith("sgiort_")
-    assert set(primero.scope.split()) == {"asistente:leer", "asistente:escribir"}
+    # Every area left ticked on the consent page: the grant names them.
+    assert set(primero.scope.split()) == {
+        "asistente:leer",
+        "asistente:escribir",
+        *(f"asistente:{a}" for a in AREAS_TODAS),
+    }
 
     # The same person's tools, exactly as with their personal token; a real call.
     assert r["herramientas"] == asyncio.run(_lista_con_token_personal(url, personal))
@@ -236,3 +246,50 @@ def test_the_official_sdk_signs_in_with_oauth_and_uses_the_hub_as_the_person(hub
         f'Bearer realm="mcp", error="invalid_token", resource_metadata="{base}'
         '/.well-known/oauth-protected-resource/mcp/api/mcp"'
     )
+
+
+async def _sesion_calidad(url: str, proveedor) -> dict[str, Any]:
+    async with (
+        httpx2.AsyncClient(auth=proveedor, timeout=30) as http,
+        Client(streamable_http_client(url, http_client=http)) as cliente,
+    ):
+        herramientas = await cliente.list_tools()
+        documentos = await cliente.call_tool("buscar_documento", {"texto": "vacaciones"})
+        presupuesto = await cliente.call_tool("estado_cdp", {"numero": "CDP-1"})
+        return {
+            "herramientas": {h.name for h in herramientas.tools},
+            "documentos": documentos,
+            "presupuesto": presupuesto,
+        }
+
+
+def test_the_official_sdk_connected_with_only_calidad_lists_and_calls_only_that_area(hub):
+    base, persona, _personal = hub
+    url = f"{base}/mcp/api/mcp"
+    almacen = Memoria()
+    humana = Persona("sofia_sdk", areas=("calidad",))
+    proveedor = OAuthClientProvider(
+        server_url=url,
+        client_metadata=OAuthClientMetadata(
+            client_name="Asistente SDK",
+            redirect_uris=[RETORNO],
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+            token_endpoint_auth_method="none",
+            scope="asistente:leer",
+        ),
+        storage=almacen,
+        redirect_handler=humana.redirigir,
+        callback_handler=humana.volver,
+    )
+    r = asyncio.run(_sesion_calidad(url, proveedor))
+    # The SDK asks for what the resource offers; the person left only "calidad" ticked.
+    concedidos = set(almacen.tokens.scope.split())
+    assert concedidos - {"asistente:leer", "asistente:escribir"} == {"asistente:calidad"}
+    assert "buscar_documento" in r["herramientas"] and "mis_accesos" in r["herramientas"]
+    assert not r["herramientas"] & {"estado_cdp", "buscar_solicitudes", "mis_tareas"}
+    assert r["documentos"].is_error is False
+    assert r["presupuesto"].is_error is True
+    assert r["presupuesto"].structured_content["codigo"] == "SIN_PERMISO"
+    fila = RegistroAuditoria.objects.get(herramienta="estado_cdp")
+    assert (fila.usuario, fila.resultado) == (persona, "SIN_PERMISO")

@@ -91,7 +91,13 @@ def test_the_protected_resource_metadata_names_the_mcp_endpoint(client, ruta):
     datos = r.json()
     assert datos["resource"] == f"{PUBLICA}/mcp/api/mcp"
     assert datos["authorization_servers"] == [PUBLICA]
-    assert datos["scopes_supported"] == ["asistente:escribir", "asistente:leer"]
+    assert datos["scopes_supported"] == [
+        "asistente:calidad",
+        "asistente:escribir",
+        "asistente:leer",
+        "asistente:presupuesto",
+        "asistente:solicitudes",
+    ]
     assert datos["bearer_methods_supported"] == ["header"]
 
 

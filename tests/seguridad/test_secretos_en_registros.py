@@ -56,7 +56,15 @@ def test_no_secret_reaches_a_log_an_audit_row_or_an_error_text(client, admin_cli
     # 2. A personal token created on the profile page (shown once after the redirect).
     duena = m["duena"]
     client.force_login(duena)
-    r = client.post("/cuentas/perfil/", {"accion": "crear", "nombre": "Portátil", "dias": 30})
+    r = client.post(
+        "/cuentas/perfil/",
+        {
+            "accion": "crear",
+            "nombre": "Portátil",
+            "dias": 30,
+            "areas": ["solicitudes", "presupuesto", "calidad"],
+        },
+    )
     assert r.status_code == 302
     pagina = client.get("/cuentas/perfil/").content.decode()
     secreto_token = next(s for s in SECRETO_TOKEN.findall(pagina) if s != "sgimcp_")

@@ -15,7 +15,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from apps.mcp import services
+from apps.mcp import areas, services
 from apps.mcp.admin.columnas import insignia
 from apps.mcp.entrega import Entrega
 from apps.mcp.models import ClaveApi, Credencial, TokenPersonal
@@ -244,6 +244,7 @@ class TokenPersonalAdmin(CredencialAdmin):
         "prefijo",
         "creado",
         "vence",
+        "alcance_areas",
         "estado",
         "revocado_en",
         "ultimo_uso",
@@ -252,6 +253,12 @@ class TokenPersonalAdmin(CredencialAdmin):
     readonly_fields = fields
     actions = ("revocar",)
     acciones_objeto = (REVOCAR_TOKEN,)
+
+    @admin.display(description="áreas")
+    def alcance_areas(self, obj: TokenPersonal) -> str:
+        """The areas it reaches, chosen by its owner at creation (empty: every area)."""
+        elegidas = areas.ordenadas(areas.de_lista(obj.areas.split()))
+        return ", ".join(areas.AREAS[a][0] for a in elegidas)
 
     def get_queryset(self, request):
         return super().get_queryset(request).con_acceso_del_usuario()

@@ -13,6 +13,7 @@ from rest_framework import serializers
 
 from apps.calidad.herramientas import ITEM_DOCUMENTO, documento_limpio
 from apps.calidad.selectors import buscar_documentos
+from apps.mcp import areas
 from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
 from apps.presupuesto import selectors as presupuesto
 from apps.solicitudes.herramientas.buscar import (
@@ -27,6 +28,13 @@ from hub.busqueda import un_vocabulario
 from hub.serializadores import texto_buscable
 
 AMBITOS = ("solicitudes", "documentos", "presupuesto")
+# The area of the connection each scope needs (apps.mcp.areas): a connection searches only the
+# areas it was granted.
+AREA_DE_AMBITO = {
+    "solicitudes": areas.SOLICITUDES,
+    "documentos": areas.CALIDAD,
+    "presupuesto": areas.PRESUPUESTO,
+}
 PERMISO_TODAS = "solicitudes.auditoria.ver"
 PERMISO_PRESUPUESTO = "presupuesto.planeacion.consultar"
 
@@ -251,7 +259,7 @@ def _resumen(estructura: dict[str, Any]) -> str:
         "documentos, presupuesto), cada uno con su enlace. tipo, estado, desde, hasta y "
         "alcance filtran solo las solicitudes: alcance=mias (por defecto) son las que la "
         "persona radicó, igual que en buscar_solicitudes; alcance=todas, todas las que puede ver "
-        "(exige permiso de auditoría)."
+        "(exige permiso de auditoría). Solo busca en las áreas concedidas a la conexión."
     ),
     acceso=Acceso.USUARIO,
     argumentos=ArgsBusquedaGlobal,
@@ -263,7 +271,16 @@ def busqueda_global(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
             "SIN_PERMISO",
             "alcance=todas exige el permiso de auditoría de solicitudes; use alcance=mias.",
         )
-    ambitos = datos.get("ambitos") or list(AMBITOS)
+    pedidos = datos.get("ambitos") or list(AMBITOS)
+    concedidas = llamada.identidad.areas
+    ambitos = [a for a in pedidos if AREA_DE_AMBITO[a] in concedidas]
+    if not ambitos:
+        raise ErrorHerramienta(
+            "SIN_PERMISO",
+            "Esta conexión no tiene acceso a ninguno de los ámbitos pedidos: "
+            + ", ".join(pedidos)
+            + ".",
+        )
     estructura: dict[str, Any] = {
         "texto": datos["texto"],
         "ambitos": ambitos,
@@ -277,4 +294,8 @@ def busqueda_global(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
             estructura["documentos"] = _documentos(datos)
         if "presupuesto" in ambitos:
             estructura["presupuesto"] = _presupuesto(llamada, datos)
-    return Resultado(_resumen(estructura), estructura)
+    resumen = _resumen(estructura)
+    fuera = [a for a in pedidos if a not in ambitos]
+    if fuera:
+        resumen += f" No se buscó en {', '.join(fuera)}: esta conexión no tiene acceso."
+    return Resultado(resumen, estructura)

@@ -12,6 +12,7 @@ from typing import Any
 from django.utils import timezone
 from rest_framework import serializers
 
+from apps.mcp import areas
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors
 from apps.solicitudes.herramientas.esquemas import (
@@ -136,6 +137,7 @@ def _resumen(e: dict[str, Any], solo_vencidas: bool) -> str:
 
 @herramienta(
     nombre="mis_tareas",
+    area=areas.SOLICITUDES,
     titulo="Mis tareas pendientes",
     descripcion=(
         "Tareas pendientes de la persona (bandeja): solicitudes por revisar, aprobar, firmar o "
