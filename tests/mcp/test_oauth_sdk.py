@@ -293,3 +293,10 @@ def test_the_official_sdk_connected_with_only_calidad_lists_and_calls_only_that_
     assert r["presupuesto"].structured_content["codigo"] == "SIN_PERMISO"
     fila = RegistroAuditoria.objects.get(herramienta="estado_cdp")
     assert (fila.usuario, fila.resultado) == (persona, "SIN_PERMISO")
+    # The person reads those calls on "Actividad del asistente", under the app's name.
+    navegador = Navegador()
+    navegador.force_login(persona)
+    pagina = navegador.get("/cuentas/perfil/actividad/").content.decode()
+    for herramienta, codigo in (("buscar_documento", "ok"), ("estado_cdp", "SIN_PERMISO")):
+        assert f'data-herramienta="{herramienta}" data-resultado="{codigo}"' in pagina
+    assert "Asistente SDK" in pagina
