@@ -395,7 +395,7 @@ class ConfirmacionUsada(models.Model):
         verbose_name_plural = "confirmaciones usadas"
 
     def __str__(self) -> str:
-        return f"{self.herramienta} {timezone.localtime(self.usada_en):%Y-%m-%d %H:%M}"
+        return f"{self.herramienta} {timezone.localtime(self.usada_en):%d/%m/%Y %H:%M}"
 
 
 class AprobacionQuerySet(models.QuerySet):
@@ -554,7 +554,7 @@ class RegistroAuditoria(models.Model):
     def __str__(self) -> str:
         # Local time, as every date of the admin shows it.
         creado = timezone.localtime(self.creado)
-        return f"{creado:%Y-%m-%d %H:%M:%S} {self.herramienta} · {etiqueta(self.resultado)}"
+        return f"{creado:%d/%m/%Y %H:%M:%S} {self.herramienta} · {etiqueta(self.resultado)}"
 
     def save(self, *args, **kwargs):
         if not self._state.adding:
@@ -620,4 +620,4 @@ class RechazoAsistente(models.Model):
 
     def __str__(self) -> str:
         minuto = timezone.localtime(self.minuto)
-        return f"{minuto:%Y-%m-%d %H:%M} {self.estado} {etiqueta(self.codigo)} ×{self.veces}"
+        return f"{minuto:%d/%m/%Y %H:%M} {self.estado} {etiqueta(self.codigo)} ×{self.veces}"

@@ -58,7 +58,7 @@ def test_the_list_shows_tool_result_and_duration_with_local_seconds(administra):
         "Duración",
     ]
     # 02:04:09 UTC is 21:04:09 of the day before in Bogotá (UTC-5).
-    assert '<span class="nowrap">2026-03-04 21:04:09</span>' in html
+    assert '<span class="nowrap">04/03/2026 21:04:09</span>' in html
     assert "estado_cdp" in html and "NO_ENCONTRADO" in html and "42 ms" in html
     assert ">Chat<" in html
 
@@ -66,9 +66,9 @@ def test_the_list_shows_tool_result_and_duration_with_local_seconds(administra):
 def test_the_heading_and_the_field_of_a_row_show_the_same_local_time(administra):
     fila = _fila()
     html = administra.get(f"{LISTA}{fila.pk}/change/").content.decode()
-    assert str(fila) == "2026-03-04 21:04:09 estado_cdp · Correcta"
-    assert "<h2>2026-03-04 21:04:09 estado_cdp · Correcta</h2>" in html
-    assert '<span class="nowrap">2026-03-04 21:04:09</span>' in html
+    assert str(fila) == "04/03/2026 21:04:09 estado_cdp · Correcta"
+    assert "<h2>04/03/2026 21:04:09 estado_cdp · Correcta</h2>" in html
+    assert '<span class="nowrap">04/03/2026 21:04:09</span>' in html
     assert "02:04" not in html
 
 

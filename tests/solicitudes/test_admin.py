@@ -135,8 +135,8 @@ def test_history_and_task_captions_are_in_local_time_without_an_id_prefix(admin_
     from apps.solicitudes.models import Evento
 
     evento = Evento.objects.filter(solicitud=solicitud).first()
-    local = timezone.localtime(evento.creado_en).strftime("%Y-%m-%d %H:%M")
-    utc = evento.creado_en.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M")
+    local = timezone.localtime(evento.creado_en).strftime("%d/%m/%Y %H:%M")
+    utc = evento.creado_en.astimezone(datetime.UTC).strftime("%d/%m/%Y %H:%M")
     assert local != utc  # Bogotá is five hours behind UTC
     url = reverse("admin:solicitudes_solicitud_change", args=[solicitud.pk])
     contenido = admin_client.get(url).content.decode()

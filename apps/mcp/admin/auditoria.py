@@ -23,7 +23,8 @@ from apps.mcp.etiquetas import etiqueta
 from apps.mcp.models import RegistroAuditoria
 from hub.sitio_admin import fecha_corta
 
-FORMATO = "%Y-%m-%d %H:%M:%S"
+FORMATO = "%Y-%m-%d %H:%M:%S"  # the CSV's, sortable
+FORMATO_ADMIN = "%d/%m/%Y %H:%M:%S"  # the admin's one style, with seconds
 COLUMNAS_CSV = [
     "fecha",
     "usuario",
@@ -174,7 +175,7 @@ class RegistroAuditoriaAdmin(AdminSoloLectura):
 
     @admin.display(description="fecha", ordering="creado")
     def fecha(self, fila: RegistroAuditoria) -> str:
-        return fecha_corta(fila.creado, FORMATO)
+        return fecha_corta(fila.creado, FORMATO_ADMIN)
 
     @admin.display(description="integración", ordering="clave__nombre")
     def integracion(self, fila: RegistroAuditoria) -> str:

@@ -229,7 +229,7 @@ class Comentario(models.Model):
         indexes = [models.Index(fields=["solicitud", "creado_en"], name="sol_coment_sol_fecha")]
 
     def __str__(self) -> str:
-        return f"{self.autor} · {timezone.localtime(self.creado_en):%Y-%m-%d %H:%M}"
+        return f"{self.autor} · {timezone.localtime(self.creado_en):%d/%m/%Y %H:%M}"
 
 
 class Accion(models.TextChoices):
@@ -293,4 +293,4 @@ class Evento(models.Model):
 
     def __str__(self) -> str:
         # Local time, as the rows beside it (the database holds UTC).
-        return f"{self.get_accion_display()} · {timezone.localtime(self.creado_en):%Y-%m-%d %H:%M}"
+        return f"{self.get_accion_display()} · {timezone.localtime(self.creado_en):%d/%m/%Y %H:%M}"
