@@ -5,11 +5,13 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.db import connection, connections
 from django.test import RequestFactory
 
 from apps.mcp import credenciales
@@ -216,3 +218,37 @@ def argumentos_demo(demo: dict) -> dict[str, dict]:
         "resumen_solicitud": {"numero_radicado": ajena, "incluir_comentarios": True},
         "uso_asistente": {},
     }
+
+
+def a_la_vez(funciones: list[Callable[[], str]]) -> list[str]:
+    """Each function in its own thread and connection, released together; their answers.
+
+    On PostgreSQL they run truly at once. SQLite's in-memory test database takes no concurrent
+    writers, so there they run one after another from their own threads: whatever refuses the
+    later ones must be the database, never memory of this process.
+    """
+    salida = threading.Barrier(len(funciones))
+    turno = threading.Lock() if connection.vendor != "postgresql" else None
+    respuestas: list[str] = []
+    errores: list[BaseException] = []
+
+    def correr(funcion: Callable[[], str]) -> None:
+        try:
+            salida.wait(timeout=30)
+            if turno is None:
+                respuestas.append(funcion())
+            else:
+                with turno:
+                    respuestas.append(funcion())
+        except BaseException as exc:  # surfaced below: a thread must not fail silently
+            errores.append(exc)
+        finally:
+            connections.close_all()
+
+    hilos = [threading.Thread(target=correr, args=(f,)) for f in funciones]
+    for hilo in hilos:
+        hilo.start()
+    for hilo in hilos:
+        hilo.join(timeout=120)
+    assert not errores, errores
+    return respuestas

@@ -6,17 +6,15 @@ its own thread and connection; on SQLite, one after another from their own threa
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 
 import pytest
 from django.contrib.auth.models import Group
-from django.db import connection, connections
 from django.test import Client
 
 from apps.mcp import aprobaciones
 from apps.mcp.models import Aprobacion, ConfirmacionUsada, RegistroAuditoria
-from tests.mcp_cliente import ajustar, llamar
+from tests.mcp_cliente import a_la_vez, ajustar, llamar
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,34 +30,12 @@ def test_simultaneous_confirmations_of_an_approved_token_write_exactly_once(
     argumentos = {"nombre": "Carrera aprobada", "confirmar": True, "token_confirmacion": token}
     aprobaciones.decidir(usuario=completo, clave=Aprobacion.objects.get().clave, aprobar=True)
 
-    en_postgres = connection.vendor == "postgresql"
-    salida = threading.Barrier(HILOS)
-    turno = threading.Lock() if not en_postgres else None
-    resultados: list[str] = []
-    errores: list[BaseException] = []
+    def confirmar() -> str:
+        r = llamar(Client(), "prueba_grupo", argumentos, **como_completo)
+        assert r.status == 200, r.http.content
+        return "ok" if not r.resultado["isError"] else r.estructura["codigo"]
 
-    def confirmar() -> None:
-        try:
-            salida.wait(timeout=30)
-            if turno is not None:
-                with turno:
-                    r = llamar(Client(), "prueba_grupo", argumentos, **como_completo)
-            else:
-                r = llamar(Client(), "prueba_grupo", argumentos, **como_completo)
-            assert r.status == 200, r.http.content
-            resultados.append("ok" if not r.resultado["isError"] else r.estructura["codigo"])
-        except BaseException as exc:  # surfaced below: a thread must not fail silently
-            errores.append(exc)
-        finally:
-            connections.close_all()
-
-    hilos = [threading.Thread(target=confirmar) for _ in range(HILOS)]
-    for hilo in hilos:
-        hilo.start()
-    for hilo in hilos:
-        hilo.join(timeout=120)
-
-    assert not errores, errores
+    resultados = a_la_vez([confirmar] * HILOS)
     assert Counter(resultados) == {"ok": 1, "CONFIRMACION_USADA": HILOS - 1}
     assert Group.objects.filter(name="Carrera aprobada").count() == 1
     assert ConfirmacionUsada.objects.count() == 1
@@ -74,27 +50,15 @@ def test_approving_and_rejecting_at_once_decide_once(completo, como_completo, he
     ajustar(aprobar_en_el_hub=True)
     llamar(Client(), "prueba_grupo", {"nombre": "Decidida"}, **como_completo)
     clave = Aprobacion.objects.get().clave
-    en_postgres = connection.vendor == "postgresql"
-    salida = threading.Barrier(2)
-    turno = threading.Lock() if not en_postgres else None
-    decididas: list[str] = []
 
-    def decidir(aprobar: bool) -> None:
+    def decidir(aprobar: bool) -> str:
         try:
-            salida.wait(timeout=30)
-            with turno or threading.Lock():
-                aprobaciones.decidir(usuario=completo, clave=clave, aprobar=aprobar)
-            decididas.append("aprobada" if aprobar else "rechazada")
+            aprobaciones.decidir(usuario=completo, clave=clave, aprobar=aprobar)
         except aprobaciones.DecisionImposible:
-            decididas.append("imposible")
-        finally:
-            connections.close_all()
+            return "imposible"
+        return "aprobada" if aprobar else "rechazada"
 
-    hilos = [threading.Thread(target=decidir, args=(v,)) for v in (True, False)]
-    for hilo in hilos:
-        hilo.start()
-    for hilo in hilos:
-        hilo.join(timeout=60)
+    decididas = a_la_vez([lambda: decidir(True), lambda: decidir(False)])
 
     assert sorted(decididas).count("imposible") == 1
     fila = Aprobacion.objects.get()

@@ -9,16 +9,14 @@ refused by the database constraint, never by memory of this process.
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 
 import pytest
 from django.contrib.auth.models import Group
-from django.db import connection, connections
 from django.test import Client
 
 from apps.mcp.models import ConfirmacionUsada, RegistroAuditoria
-from tests.mcp_cliente import llamar
+from tests.mcp_cliente import a_la_vez, llamar
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,35 +30,12 @@ def test_twenty_simultaneous_confirmations_of_one_token_write_exactly_once(
     token = previa.estructura["token_confirmacion"]
     argumentos = {"nombre": "Carrera", "confirmar": True, "token_confirmacion": token}
 
-    en_postgres = connection.vendor == "postgresql"
-    salida = threading.Barrier(HILOS)
-    turno = threading.Lock() if not en_postgres else None
-    resultados: list[str] = []
-    errores: list[BaseException] = []
+    def confirmar() -> str:
+        r = llamar(Client(), "prueba_grupo", argumentos, **como_completo)
+        assert r.status == 200, r.http.content
+        return "ok" if not r.resultado["isError"] else r.estructura["codigo"]
 
-    def confirmar() -> None:
-        try:
-            salida.wait(timeout=30)
-            if turno is not None:
-                with turno:
-                    r = llamar(Client(), "prueba_grupo", argumentos, **como_completo)
-            else:
-                r = llamar(Client(), "prueba_grupo", argumentos, **como_completo)
-            assert r.status == 200, r.http.content
-            resultado = r.resultado
-            resultados.append("ok" if not resultado["isError"] else r.estructura["codigo"])
-        except BaseException as exc:  # surfaced below: a thread must not fail silently
-            errores.append(exc)
-        finally:
-            connections.close_all()
-
-    hilos = [threading.Thread(target=confirmar) for _ in range(HILOS)]
-    for hilo in hilos:
-        hilo.start()
-    for hilo in hilos:
-        hilo.join(timeout=120)
-
-    assert not errores, errores
+    resultados = a_la_vez([confirmar] * HILOS)
     assert Counter(resultados) == {"ok": 1, "CONFIRMACION_USADA": HILOS - 1}
     assert Group.objects.filter(name="Carrera").count() == 1
     assert ConfirmacionUsada.objects.count() == 1
