@@ -7,7 +7,6 @@ from typing import Any
 from rest_framework import serializers
 
 from apps.calidad.selectors import buscar_documentos
-from apps.mcp import areas
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from hub.serializadores import Estricto, texto_buscable
 from hub.texto import limpiar
@@ -82,7 +81,7 @@ def documento_limpio(item: dict[str, Any]) -> dict[str, Any]:
 
 @herramienta(
     nombre="buscar_documento",
-    area=areas.CALIDAD,
+    area="calidad",
     titulo="Buscar documentos del sistema de calidad",
     descripcion=(
         "Busca documentos vigentes (publicados) del sistema de gestión de calidad por texto "

@@ -22,7 +22,12 @@ PERFIL = f"{settings.HUB_URL_PUBLICA}/cuentas/perfil/"
 def _crear(navegante, nombre="Portátil"):
     return navegante.post(
         "/cuentas/perfil/",
-        {"accion": "crear", "nombre": nombre, "dias": "30"},
+        {
+            "accion": "crear",
+            "nombre": nombre,
+            "dias": "30",
+            "areas": ["solicitudes", "presupuesto", "calidad"],
+        },
         REMOTE_ADDR="198.51.100.23",
         HTTP_USER_AGENT=NAVEGADOR,
     )

@@ -41,7 +41,7 @@ def _auditoria(dias: int) -> RegistroAuditoria:
 
 def _confirmacion(persona, jti: str, vence_en: timedelta) -> ConfirmacionUsada:
     return ConfirmacionUsada.objects.create(
-        jti=jti, herramienta="comentar_solicitud", usuario=persona, vence=AHORA + vence_en
+        jti=jti, herramienta="comentar_solicitud", usuario=persona, vence=timezone.now() + vence_en
     )
 
 
@@ -49,7 +49,7 @@ def _sesion(vencida_hace: timedelta) -> str:
     sesion = SessionStore()
     sesion["dato"] = 1
     sesion.create()
-    Session.objects.filter(pk=sesion.session_key).update(expire_date=AHORA - vencida_hace)
+    Session.objects.filter(pk=sesion.session_key).update(expire_date=timezone.now() - vencida_hace)
     return sesion.session_key
 
 

@@ -172,7 +172,7 @@ def test_personal_tokens_are_listed_without_secrets_and_can_be_revoked(administr
     assert token.estado == "revocado"
 
 
-def _ajustes(**cambios):
+def datos_de_ajustes(**cambios):
     datos = {
         "escrituras_habilitadas": "",
         "herramientas_publicas": ["buscar_documento"],
@@ -213,7 +213,7 @@ def test_the_settings_are_edited_in_the_admin_and_apply_at_once(administra):
     )
     assert publicas == ["buscar_documento", "estado_solicitud"]
     assert re.search(r'<textarea name="origenes_permitidos"[^>]*>\s*</textarea>', html)
-    r = administra.post(URL_AJUSTES, _ajustes())
+    r = administra.post(URL_AJUSTES, datos_de_ajustes())
     assert r.status_code == 302
     ajustes = AjustesAsistente.cargar()
     assert ajustes.herramientas_publicas == ["buscar_documento"]
@@ -227,7 +227,7 @@ def test_the_settings_are_edited_in_the_admin_and_apply_at_once(administra):
 
 def test_a_tool_that_may_not_be_public_is_refused(administra):
     AjustesAsistente.cargar()
-    malo = administra.post(URL_AJUSTES, _ajustes(herramientas_publicas=["mis_tareas"]))
+    malo = administra.post(URL_AJUSTES, datos_de_ajustes(herramientas_publicas=["mis_tareas"]))
     assert malo.status_code == 200
     assert "Escoja una opción válida" in malo.content.decode()
     assert AjustesAsistente.cargar().herramientas_publicas == [
@@ -239,7 +239,8 @@ def test_a_tool_that_may_not_be_public_is_refused(administra):
 def test_origins_are_written_one_per_line_and_stored_as_browsers_send_them(administra):
     AjustesAsistente.cargar()
     texto = "HTTPS://Asistente.Entidad.gov.co:443/\n\nhttp://localhost:6274\nhttps://asistente.entidad.gov.co"
-    assert administra.post(URL_AJUSTES, _ajustes(origenes_permitidos=texto)).status_code == 302
+    respuesta = administra.post(URL_AJUSTES, datos_de_ajustes(origenes_permitidos=texto))
+    assert respuesta.status_code == 302
     assert AjustesAsistente.cargar().origenes_permitidos == [
         "https://asistente.entidad.gov.co",
         "http://localhost:6274",
@@ -262,7 +263,9 @@ def test_origins_are_written_one_per_line_and_stored_as_browsers_send_them(admin
 )
 def test_anything_but_an_origin_is_refused_with_its_line(administra, origen):
     AjustesAsistente.cargar()
-    r = administra.post(URL_AJUSTES, _ajustes(origenes_permitidos=f"https://ok.gov.co\n{origen}"))
+    r = administra.post(
+        URL_AJUSTES, datos_de_ajustes(origenes_permitidos=f"https://ok.gov.co\n{origen}")
+    )
     assert r.status_code == 200
     html = unescape(r.content.decode())
     assert f"Línea 2: «{origen}» no es un origen" in html

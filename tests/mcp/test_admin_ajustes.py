@@ -10,7 +10,7 @@ import pytest
 
 from apps.mcp.models import AjustesAsistente
 from tests.factories import UserFactory
-from tests.mcp.test_admin import URL_AJUSTES, _ajustes
+from tests.mcp.test_admin import URL_AJUSTES, datos_de_ajustes
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +80,7 @@ def test_lifetimes_are_shown_in_their_largest_exact_unit(administra):
 
 def test_hours_and_minutes_are_stored_as_seconds(administra):
     AjustesAsistente.cargar()
-    datos = _ajustes(
+    datos = datos_de_ajustes(
         confirmacion_segundos_0="1.5",
         confirmacion_segundos_1="minutos",
         oauth_acceso_segundos_0="8",
@@ -102,7 +102,7 @@ def test_hours_and_minutes_are_stored_as_seconds(administra):
 )
 def test_a_lifetime_out_of_range_is_refused_in_words(administra, campo, numero, unidad, mensaje):
     antes = AjustesAsistente.cargar()
-    datos = _ajustes(**{f"{campo}_0": numero, f"{campo}_1": unidad})
+    datos = datos_de_ajustes(**{f"{campo}_0": numero, f"{campo}_1": unidad})
     r = administra.post(URL_AJUSTES, datos)
     assert r.status_code == 200
     assert mensaje in html_lib.unescape(r.content.decode())

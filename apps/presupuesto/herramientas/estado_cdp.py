@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps.mcp import areas
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.presupuesto.estados import EstadoCdp
 from apps.presupuesto.herramientas.documentos import (
@@ -71,7 +70,7 @@ CONSULTA_CDP = Consulta("CDP", "numero_cdp", ficha_cdp, _cuerpo, _cierre)
 
 @herramienta(
     nombre="estado_cdp",
-    area=areas.PRESUPUESTO,
+    area="presupuesto",
     titulo="Estado de un CDP",
     descripcion=(
         "Estado y saldos de un certificado de disponibilidad presupuestal (CDP) por su número "

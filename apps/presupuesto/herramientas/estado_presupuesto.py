@@ -6,7 +6,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp import areas
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.presupuesto.herramientas.errores import (
     SALIDA_FILTRO_INVALIDO,
@@ -186,7 +185,7 @@ def _resumen(d: dict[str, Any]) -> str:
 
 @herramienta(
     nombre="estado_presupuesto",
-    area=areas.PRESUPUESTO,
+    area="presupuesto",
     titulo="Tablero de presupuesto",
     descripcion=(
         "Tablero gerencial de la vigencia activa: tope, asignado, programado, certificado, "

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps.mcp import areas
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.presupuesto.estados import EstadoRp
 from apps.presupuesto.herramientas.documentos import (
@@ -60,7 +59,7 @@ CONSULTA_RP = Consulta("RP", "numero_rp", ficha_rp, _cuerpo, _cierre)
 
 @herramienta(
     nombre="estado_rp",
-    area=areas.PRESUPUESTO,
+    area="presupuesto",
     titulo="Estado de un RP",
     descripcion=(
         "Estado y saldos de un registro presupuestal (RP) por su número del hub o su número "

@@ -12,7 +12,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp import areas
 from apps.mcp.registro import Acceso, ErrorHerramienta, Herramienta, Llamada, Resultado, registro
 from apps.presupuesto import reportes
 from apps.presupuesto.herramientas.esquemas import CONTEO, TEXTO, TEXTO_O_NULO, lista, objeto
@@ -257,7 +256,7 @@ def reporte_preparar(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
 registro.registrar(
     Herramienta(
         nombre="reporte_preparar",
-        area=areas.PRESUPUESTO,
+        area="presupuesto",
         titulo="Preparar un reporte de presupuesto",
         descripcion=(
             "Prepara un reporte personalizado de presupuesto (Excel o CSV) sin generarlo: "

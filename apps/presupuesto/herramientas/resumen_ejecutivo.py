@@ -9,7 +9,6 @@ from typing import Any
 from django.utils import timezone
 from rest_framework import serializers
 
-from apps.mcp import areas
 from apps.mcp.registro import Acceso, Herramienta, Llamada, Resultado, registro
 from apps.presupuesto.estados import EstadoCdp, EstadoLinea, EstadoRp
 from apps.presupuesto.herramientas.errores import (
@@ -239,7 +238,7 @@ def resumen_ejecutivo(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
 registro.registrar(
     Herramienta(
         nombre="resumen_ejecutivo",
-        area=areas.PRESUPUESTO,
+        area="presupuesto",
         titulo="Resumen ejecutivo de presupuesto",
         descripcion=(
             "Cifras agregadas para un resumen ejecutivo. ambito=area: situación presupuestal de "

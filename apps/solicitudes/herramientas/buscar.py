@@ -7,7 +7,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp import areas
 from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
 from apps.solicitudes.herramientas.esquemas import ENLACE, ENTERO, ESTADO, FECHA, TEXTO, objeto
 from apps.solicitudes.herramientas.formato import fecha
@@ -145,7 +144,7 @@ def _resumen(estructura: dict[str, Any]) -> str:
 
 @herramienta(
     nombre="buscar_solicitudes",
-    area=areas.SOLICITUDES,
+    area="solicitudes",
     titulo="Buscar solicitudes",
     descripcion=(
         "Filtra solicitudes (radicados) cuando no se conoce el número exacto: por texto del "

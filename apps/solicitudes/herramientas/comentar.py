@@ -12,7 +12,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp import areas
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors, services
 from apps.solicitudes.errores import ErrorSolicitud
@@ -135,7 +134,7 @@ def publicar(llamada: Llamada, datos: dict[str, Any], previa: Resultado) -> Resu
 
 herramienta(
     nombre="comentar_solicitud",
-    area=areas.SOLICITUDES,
+    area="solicitudes",
     titulo="Comentar una solicitud",
     descripcion=(
         "Publica un comentario en el chat de una solicitud, a nombre de la persona y visible "

@@ -6,7 +6,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp import areas
 from apps.mcp.registro import (
     ENCONTRADO_FALSO,
     Acceso,
@@ -125,7 +124,7 @@ def _resumen(datos: dict[str, Any]) -> str:
 
 @herramienta(
     nombre="estado_solicitud",
-    area=areas.SOLICITUDES,
+    area="solicitudes",
     titulo="Estado de una solicitud",
     descripcion=(
         "Estado actual de una solicitud (radicado) por su número exacto. Con una persona "

@@ -11,7 +11,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp import areas
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import services
 from apps.solicitudes.errores import ErrorSolicitud
@@ -152,7 +151,7 @@ def radicar(llamada: Llamada, datos: dict[str, Any], previa: Resultado) -> Resul
 
 herramienta(
     nombre="radicar_mesa_ayuda",
-    area=areas.SOLICITUDES,
+    area="solicitudes",
     titulo="Radicar un caso en la mesa de ayuda",
     descripcion=(
         "Crea un caso de mesa de ayuda (error, mejora o sugerencia sobre el hub) a nombre de la "

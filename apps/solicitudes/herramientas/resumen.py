@@ -8,7 +8,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp import areas
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors
 from apps.solicitudes.herramientas.errores import SALIDA_NO_ENCONTRADA, no_encontrada
@@ -182,7 +181,7 @@ def _resumen(e: dict[str, Any]) -> str:
 
 @herramienta(
     nombre="resumen_solicitud",
-    area=areas.SOLICITUDES,
+    area="solicitudes",
     titulo="Resumen de una solicitud",
     descripcion=(
         "Resumen completo de una solicitud por su número exacto: estado, etapa y avance, próximo "

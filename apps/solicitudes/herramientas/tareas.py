@@ -12,7 +12,6 @@ from typing import Any
 from django.utils import timezone
 from rest_framework import serializers
 
-from apps.mcp import areas
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors
 from apps.solicitudes.herramientas.esquemas import (
@@ -137,7 +136,7 @@ def _resumen(e: dict[str, Any], solo_vencidas: bool) -> str:
 
 @herramienta(
     nombre="mis_tareas",
-    area=areas.SOLICITUDES,
+    area="solicitudes",
     titulo="Mis tareas pendientes",
     descripcion=(
         "Tareas pendientes de la persona (bandeja): solicitudes por revisar, aprobar, firmar o "
