@@ -29,6 +29,17 @@ def _sin_cliente(r) -> None:
     assert r.json()["error"] == "invalid_client"
 
 
+def _canje_con_secreto(sesion, datos: dict, callback: str = CLAUDE_AI) -> dict:
+    """The code exchange after the person's sign-in, the client's secret in the body."""
+    pedido = Pedido(client_id=datos["client_id"], redirect_uri=callback)
+    return canje(
+        pedido,
+        codigo(sesion, pedido),
+        client_id=datos["client_id"],
+        client_secret=datos["client_secret"],
+    )
+
+
 @pytest.mark.parametrize("callback", [CLAUDE_AI, CLAUDE_COM])
 def test_claude_registers_for_client_secret_post_and_the_method_is_stored(client, callback):
     datos = registrar_con(client, "client_secret_post", callback)
@@ -44,13 +55,7 @@ def test_claude_signs_in_through_either_callback_and_exchanges_with_its_secret_i
     client, sesion, callback
 ):
     datos = registrar_con(client, "client_secret_post", callback)
-    pedido = Pedido(client_id=datos["client_id"], redirect_uri=callback)
-    cuerpo = canje(
-        pedido,
-        codigo(sesion, pedido),
-        client_id=datos["client_id"],
-        client_secret=datos["client_secret"],
-    )
+    cuerpo = _canje_con_secreto(sesion, datos, callback)
     r = sesion.post("/oauth/token", cuerpo)
     assert r.status_code == 200, r.content
     assert identificar(r.json()["access_token"]).usuario.username == "ana_oauth"
@@ -86,13 +91,7 @@ def test_a_client_registered_for_basic_that_sends_its_secret_in_the_body_gets_in
     client, sesion
 ):
     datos = registrar_con(client, "client_secret_basic", CLAUDE_AI)
-    pedido = Pedido(client_id=datos["client_id"], redirect_uri=CLAUDE_AI)
-    cuerpo = canje(
-        pedido,
-        codigo(sesion, pedido),
-        client_id=datos["client_id"],
-        client_secret=datos["client_secret"],
-    )
+    cuerpo = _canje_con_secreto(sesion, datos)
     _sin_cliente(sesion.post("/oauth/token", cuerpo))
     assert not AccessToken.objects.exists()
 
@@ -124,13 +123,7 @@ def test_a_public_client_that_sends_a_secret_gets_invalid_client(client, sesion,
 
 def test_the_refresh_obeys_the_registered_method_too(client, sesion):
     datos = registrar_con(client, "client_secret_post", CLAUDE_AI)
-    pedido = Pedido(client_id=datos["client_id"], redirect_uri=CLAUDE_AI)
-    cuerpo = canje(
-        pedido,
-        codigo(sesion, pedido),
-        client_id=datos["client_id"],
-        client_secret=datos["client_secret"],
-    )
+    cuerpo = _canje_con_secreto(sesion, datos)
     tokens = sesion.post("/oauth/token", cuerpo).json()
     r = sesion.post(
         "/oauth/token",
@@ -150,13 +143,7 @@ def test_claude_registering_twice_for_one_connection_gets_two_clients_and_either
     primero = registrar_con(client, "client_secret_post", CLAUDE_AI)
     segundo = registrar_con(client, "client_secret_post", CLAUDE_AI)
     assert primero["client_id"] != segundo["client_id"]
-    pedido = Pedido(client_id=segundo["client_id"], redirect_uri=CLAUDE_AI)
-    cuerpo = canje(
-        pedido,
-        codigo(sesion, pedido),
-        client_id=segundo["client_id"],
-        client_secret=segundo["client_secret"],
-    )
+    cuerpo = _canje_con_secreto(sesion, segundo)
     assert sesion.post("/oauth/token", cuerpo).status_code == 200
 
 
@@ -168,13 +155,7 @@ def test_claude_gets_invalid_client_for_a_disabled_client_so_it_registers_again(
 
 def test_claude_gets_invalid_client_for_a_client_that_no_longer_exists(client, sesion):
     datos = registrar_con(client, "client_secret_post", CLAUDE_AI)
-    pedido = Pedido(client_id=datos["client_id"], redirect_uri=CLAUDE_AI)
-    cuerpo = canje(
-        pedido,
-        codigo(sesion, pedido),
-        client_id=datos["client_id"],
-        client_secret=datos["client_secret"],
-    )
+    cuerpo = _canje_con_secreto(sesion, datos)
     tokens = sesion.post("/oauth/token", cuerpo).json()
     Aplicacion.objects.all().delete()
     r = refrescar(
