@@ -157,12 +157,9 @@ def _ping(url: str, acceso: str) -> httpx.Response:
     )
 
 
-def test_the_official_sdk_signs_in_with_oauth_and_uses_the_hub_as_the_person(hub):
-    base, persona, personal = hub
-    url = f"{base}/mcp/api/mcp"
-    almacen = Memoria()
-    humana = Persona("sofia_sdk")
-    proveedor = OAuthClientProvider(
+def _proveedor(url: str, almacen, humana, alcance: str) -> OAuthClientProvider:
+    """The SDK's OAuth provider as a public client registering itself, the person at hand."""
+    return OAuthClientProvider(
         server_url=url,
         client_metadata=OAuthClientMetadata(
             client_name="Asistente SDK",
@@ -170,12 +167,20 @@ def test_the_official_sdk_signs_in_with_oauth_and_uses_the_hub_as_the_person(hub
             grant_types=["authorization_code", "refresh_token"],
             response_types=["code"],
             token_endpoint_auth_method="none",
-            scope="asistente:leer asistente:escribir",
+            scope=alcance,
         ),
         storage=almacen,
         redirect_handler=humana.redirigir,
         callback_handler=humana.volver,
     )
+
+
+def test_the_official_sdk_signs_in_with_oauth_and_uses_the_hub_as_the_person(hub):
+    base, persona, personal = hub
+    url = f"{base}/mcp/api/mcp"
+    almacen = Memoria()
+    humana = Persona("sofia_sdk")
+    proveedor = _proveedor(url, almacen, humana, "asistente:leer asistente:escribir")
     traza: list[tuple[str, str, int]] = []
 
     # First connection: discovery, registration, sign-in and consent, token, then the calls.
@@ -268,20 +273,7 @@ def test_the_official_sdk_connected_with_only_calidad_lists_and_calls_only_that_
     url = f"{base}/mcp/api/mcp"
     almacen = Memoria()
     humana = Persona("sofia_sdk", areas=("calidad",))
-    proveedor = OAuthClientProvider(
-        server_url=url,
-        client_metadata=OAuthClientMetadata(
-            client_name="Asistente SDK",
-            redirect_uris=[RETORNO],
-            grant_types=["authorization_code", "refresh_token"],
-            response_types=["code"],
-            token_endpoint_auth_method="none",
-            scope="asistente:leer",
-        ),
-        storage=almacen,
-        redirect_handler=humana.redirigir,
-        callback_handler=humana.volver,
-    )
+    proveedor = _proveedor(url, almacen, humana, "asistente:leer")
     r = asyncio.run(_sesion_calidad(url, proveedor))
     # The SDK asks for what the resource offers; the person left only "calidad" ticked.
     concedidos = set(almacen.tokens.scope.split())
