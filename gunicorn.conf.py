@@ -10,8 +10,8 @@ import os
 
 from gunicorn.glogging import Logger
 
-from hub import logs, metricas_carpeta
-from hub.ip import redes_confiables
+from hub.http.ip import redes_confiables
+from hub.observabilidad import logs, metricas_carpeta
 
 
 def _entero(nombre: str, defecto: int) -> int:
@@ -45,7 +45,8 @@ graceful_timeout = 30
 keepalive = 5
 
 # The application is loaded once, in the master, and every worker is forked from it
-# (hub/arranque.py: nothing that must not be shared stays open, the start-up objects frozen).
+# (hub/operacion/arranque.py: nothing that must not be shared stays open, the start-up objects
+# frozen).
 # A recycled worker then starts in milliseconds instead of importing Django again (about 0.4 s
 # under load, when one worker's restart stalled the requests queued behind it: issue 23, item 8).
 # The price: a HUP no longer reloads the code; a new version needs a restart (docs/despliegue.md).
@@ -57,7 +58,8 @@ preload_app = True
 max_requests = _entero("GUNICORN_MAX_REQUESTS", 20000)
 max_requests_jitter = max_requests // 10
 
-# Metrics (hub/metricas.py): prometheus-client's multiprocess mode, every worker writing its own
+# Metrics (hub/observabilidad/metricas.py): prometheus-client's multiprocess mode, every worker
+# writing its own
 # files in one folder that a scrape adds up. gunicorn sets the variable before it loads the
 # application (raw_env), so the master never writes it into its own environment by hand.
 _METRICAS, _METRICAS_PROPIA = metricas_carpeta.elegir(os.getpid())
@@ -73,14 +75,14 @@ def pre_fork(server, worker) -> None:
     """In the master, before each fork (recycles included): nothing open to hand down."""
     if not server.cfg.preload_app:
         return  # nothing loaded in the master (and Django not even configured there)
-    from hub import arranque
+    from hub.operacion import arranque
 
     arranque.soltar_conexiones()
 
 
 def worker_exit(server, worker) -> None:
-    """In the worker, last: out without the interpreter's teardown (hub/arranque.py)."""
-    from hub import arranque
+    """In the worker, last: out without the interpreter's teardown (hub/operacion/arranque.py)."""
+    from hub.operacion import arranque
 
     arranque.salir_ya(server, worker)
 
@@ -112,7 +114,8 @@ access_log_format = (
 
 class RegistroSinSecretos(Logger):
     """gunicorn's logger, with the path's secret segments hidden (a password-reset link's token,
-    a credential pasted into a path), as the hub's own access line does (hub.logs.ruta)."""
+    a credential pasted into a path), as the hub's own access line does
+    (hub.observabilidad.logs.ruta)."""
 
     def atoms(self, resp, req, environ, request_time) -> dict:
         atomos = super().atoms(resp, req, environ, request_time)
@@ -140,7 +143,7 @@ if _formato_logs() == "json":
     # (start, workers, timeouts) go out as JSON on stderr like the application's.
     accesslog = None
     logconfig_dict = {
-        "formatters": {"json": {"()": "hub.logs.FormatoJSON"}},
+        "formatters": {"json": {"()": "hub.observabilidad.logs.FormatoJSON"}},
         "handlers": {
             "console": {
                 "class": "logging.StreamHandler",
@@ -157,7 +160,7 @@ if _formato_logs() == "json":
 
 def _proxies() -> str:
     """The proxies that may set X-Forwarded-Proto for gunicorn: HUB_PROXIES_CONFIABLES, the same
-    list the hub reads X-Forwarded-For from (hub/ip.py), so that the two never disagree."""
+    list the hub reads X-Forwarded-For from (hub/http/ip.py), so that the two never disagree."""
     try:
         redes = redes_confiables(os.environ.get("HUB_PROXIES_CONFIABLES", ""))
     except ValueError as exc:
@@ -180,7 +183,7 @@ def _proxies() -> str:
 forwarded_allow_ips = _proxies()
 if not forwarded_allow_ips:
     # No proxy at all. gunicorn trusts a peer without an address (a unix socket's) whatever
-    # forwarded_allow_ips says; the hub does not (hub/ip.py): its X-Forwarded-Proto and its
+    # forwarded_allow_ips says; the hub does not (hub/http/ip.py): its X-Forwarded-Proto and its
     # SCRIPT_NAME / PATH_INFO headers are then believed by nobody.
     secure_scheme_headers: dict[str, str] = {}
     forwarder_headers = ""

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from hub.administracion.sitio import AdminUnico
 from hub.models import Limites
-from hub.sitio_admin import AdminUnico
 
 
 @admin.register(Limites)

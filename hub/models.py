@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.core.validators import MinValueValidator
 from django.db import models
 
-from hub.coherencia import Coherencia  # noqa: F401 - the model lives beside the seal it carries
-from hub.singleton import ModeloUnico
+from hub.cache.coherencia import Coherencia  # noqa: F401 - the model lives beside the seal it carries
+from hub.cache.singleton import ModeloUnico
 
 
 def _limite(verbose: str, default: int, ayuda: str) -> models.PositiveIntegerField:

@@ -10,7 +10,7 @@ from typing import Any
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from hub.ip import redes_confiables
+from hub.http.ip import redes_confiables
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -66,7 +66,7 @@ class Entorno(environ.Env):
         return valor
 
     def redes(self, var: str) -> tuple:
-        """Comma-separated IP addresses or networks (hub.ip.redes_confiables); a bad item stops
+        """Comma-separated IP addresses or networks (hub.http.ip.redes_confiables); a bad item stops
         the start."""
         try:
             return redes_confiables(self.str(var, default=""))
@@ -124,14 +124,16 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "te
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 # The branded Spanish page (Django's own renders without the request: no brand, no CSP nonce).
-CSRF_FAILURE_VIEW = "hub.paginas_error.csrf_fallido"
+CSRF_FAILURE_VIEW = "hub.http.paginas_error.csrf_fallido"
 
 # The reverse proxies' addresses or networks (127.0.0.1,10.0.0.0/8): X-Forwarded-For is read only
-# when the request comes from one of them (hub/ip.py). Empty: nobody, REMOTE_ADDR is the client.
+# when the request comes from one of them (hub/http/ip.py). Empty: nobody, REMOTE_ADDR is the
+# client.
 HUB_PROXIES_CONFIABLES = env.redes("HUB_PROXIES_CONFIABLES")
 # Largest request body accepted under /api/ (bytes); more is 413 PAYLOAD_DEMASIADO_GRANDE.
 HUB_MAX_CUERPO = env.entero("HUB_MAX_CUERPO", 1024 * 1024, minimo=1024)
-# Seconds a chunked body may take to arrive, then 400 (hub/chunked.py). Below gunicorn's timeout
+# Seconds a chunked body may take to arrive, then 400 (hub/http/chunked.py). Below gunicorn's
+# timeout
 # (30 s, gunicorn.conf.py), which would kill the worker first and answer its bare 500.
 HUB_ESPERA_CUERPO = env.entero("HUB_ESPERA_CUERPO", 20, minimo=1)
 # Public base address of the service: QR codes and the absolute links given to assistants.
@@ -152,7 +154,8 @@ elif HUB_PRODUCCION and not HUB_URL_PUBLICA.lower().startswith("https://"):
         "seguras solo viajan por HTTPS."
     )
 HUB_VERSION = "1.0.0"
-# Who may read /metricas/ (hub/metricas_vista.py): these networks, and/or this bearer secret.
+# Who may read /metricas/ (hub/observabilidad/metricas_vista.py): these networks, and/or this
+# bearer secret.
 HUB_METRICAS_REDES = env.redes("HUB_METRICAS_REDES")
 HUB_METRICAS_TOKEN = env.str("HUB_METRICAS_TOKEN", default="").strip()
 if HUB_METRICAS_TOKEN and len(HUB_METRICAS_TOKEN) < 32:
@@ -164,7 +167,7 @@ if HUB_METRICAS_TOKEN and len(HUB_METRICAS_TOKEN) < 32:
 HUB_CLAVE_API_DIAS = env.entero("HUB_CLAVE_API_DIAS", 365, minimo=1)
 
 INSTALLED_APPS = [
-    "hub.sitio_admin.AdminHubConfig",  # django.contrib.admin under the brand
+    "hub.administracion.sitio.AdminHubConfig",  # django.contrib.admin under the brand
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -188,27 +191,28 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Outermost: every answer counted and timed by its route (hub/metricas.py), 429s included.
-    "hub.metricas.MetricasMiddleware",
+    # Outermost: every answer counted and timed by its route (hub/observabilidad/metricas.py), 429s
+    # included.
+    "hub.observabilidad.metricas.MetricasMiddleware",
     # Then: every later log line carries the request id, and the access line sees every answer.
-    "hub.middleware.LogPeticionMiddleware",
-    "hub.middleware.CabecerasSeguridadMiddleware",
-    "hub.middleware.TamanoCuerpoMiddleware",
-    "hub.middleware.LimiteGlobalMiddleware",
-    "hub.middleware.ErroresApiMiddleware",
+    "hub.http.middleware.LogPeticionMiddleware",
+    "hub.http.middleware.CabecerasSeguridadMiddleware",
+    "hub.http.middleware.TamanoCuerpoMiddleware",
+    "hub.http.middleware.LimiteGlobalMiddleware",
+    "hub.http.middleware.ErroresApiMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "apps.notificaciones.cors.CorsPreflight204Middleware",
-    # Session, user and messages for pages; API paths skip them, and CSRF (hub.middleware).
-    "hub.middleware.SesionSoloPaginas",
+    # Session, user and messages for pages; API paths skip them, and CSRF (hub.http.middleware).
+    "hub.http.middleware.SesionSoloPaginas",
     # Django's CommonMiddleware; under DEBUG a POST without its final slash is redirected as in
-    # production instead of raising (hub/paginas_error.py, with the branded pages under DEBUG).
-    "hub.paginas_error.ComunComoEnProduccion",
-    "hub.middleware.api_sin_csrf",
+    # production instead of raising (hub/http/paginas_error.py, with the branded pages under DEBUG).
+    "hub.http.paginas_error.ComunComoEnProduccion",
+    "hub.http.middleware.api_sin_csrf",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "hub.middleware.AutenticacionSoloPaginas",
-    "hub.middleware.MensajesSoloPaginas",
+    "hub.http.middleware.AutenticacionSoloPaginas",
+    "hub.http.middleware.MensajesSoloPaginas",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # (A NUL in an admin query is the admin site's own guard: hub.sitio_admin.admin_view.)
+    # (A NUL in an admin query is the admin site's own guard: hub.administracion.sitio.admin_view.)
 ]
 
 ROOT_URLCONF = "hub.urls"
@@ -229,7 +233,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "apps.marca.context_processors.marca",
-                "hub.seguridad.nonce",
+                "hub.http.seguridad.nonce",
             ],
             # One date style on every staff page: |fecha, |fecha_hora, |vencimiento.
             "builtins": ["hub.templatetags.fechas"],
@@ -262,12 +266,13 @@ _CACHE_PREFIX = env.str("HUB_CACHE_PREFIJO", default="hub") + _PRUEBA
 # every request wait its own timeout (DESIGN.md section 5 then applies as for a dead cache).
 HUB_CACHE_PAUSA = env.entero("HUB_CACHE_PAUSA", 5)
 # Each process rereads the database's cache generation and identity at most this often (one small
-# query): a saved change is served everywhere within 10 s whatever the cache did (hub.coherencia).
+# query): a saved change is served everywhere within 10 s whatever the cache did
+# (hub.cache.coherencia).
 HUB_COHERENCIA_SEGUNDOS = env.entero("HUB_COHERENCIA_SEGUNDOS", 3)
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "hub.cache.CacheRedis",
+            "BACKEND": "hub.cache.almacenes.CacheRedis",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": _CACHE_PREFIX,
             # Short timeouts: a dead cache must turn into a clear answer fast, not a hang.
@@ -279,7 +284,7 @@ else:
     # workers count the same limits and see the same brand and settings); not several hosts.
     CACHES = {
         "default": {
-            "BACKEND": "hub.cache.CacheArchivo",
+            "BACKEND": "hub.cache.almacenes.CacheArchivo",
             "LOCATION": str(
                 Path(env.str("HUB_CACHE_DIR", default=str(VAR_DIR / "cache"))) / (_PRUEBA or "hub")
             ),
@@ -287,7 +292,7 @@ else:
         }
     }
 
-# Every rate limit of the interface is counted by django-ratelimit (hub/limites.py wraps it):
+# Every rate limit of the interface is counted by django-ratelimit (hub/http/limites.py wraps it):
 # the decision to fail open or closed when the cache is down is ours, per limit (DESIGN.md 5).
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_FAIL_OPEN = False
@@ -333,9 +338,9 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_RENDERER_CLASSES": ["hub.respuestas.RenderizadorJSON"],
-    "DEFAULT_PARSER_CLASSES": ["hub.parsers.ParserJSON"],
-    "EXCEPTION_HANDLER": "hub.respuestas.manejar_excepcion_drf",
+    "DEFAULT_RENDERER_CLASSES": ["hub.http.respuestas.RenderizadorJSON"],
+    "DEFAULT_PARSER_CLASSES": ["hub.http.parsers.ParserJSON"],
+    "EXCEPTION_HANDLER": "hub.http.respuestas.manejar_excepcion_drf",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 
@@ -461,10 +466,11 @@ CORS_EXPOSE_HEADERS = [
 ]
 
 # Mail: EMAIL_URL (e.g. smtp+tls://usuario:contraseña@smtp.entidad.gov.co:587) or the EMAIL_*
-# variables one by one. Without either, nothing is sent: hub.correo logs one line per message,
+# variables one by one. Without either, nothing is sent: hub.operacion.correo logs one line per
+# message,
 # without addresses, subject or text (contact messages carry personal data); production refuses
 # to start so. The console backend, which printed messages whole to the log, is refused always.
-CORREO_POR_DEFECTO = "hub.correo.LogSinDatos"
+CORREO_POR_DEFECTO = "hub.operacion.correo.LogSinDatos"
 CORREO_DE_CONSOLA = "django.core.mail.backends.console.EmailBackend"
 # Backends that never deliver: they log, keep in memory, write files or drop the message.
 CORREO_QUE_NO_ENTREGA = frozenset(
@@ -533,13 +539,14 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "json": {"()": "hub.logs.FormatoJSON"},
-        "texto": {"()": "hub.logs.FormatoTexto"},
+        "json": {"()": "hub.observabilidad.logs.FormatoJSON"},
+        "texto": {"()": "hub.observabilidad.logs.FormatoTexto"},
     },
     # Django's own lines name the path ("Internal Server Error: <path>"): a secret segment (a
     # password-reset link's token) is hidden. On that logger only: the hub's lines already write
-    # the path hidden (hub.logs.ruta), and a filter on the handler would format every line twice.
-    "filters": {"sin_secretos": {"()": "hub.logs.FiltroSinSecretos"}},
+    # the path hidden (hub.observabilidad.logs.ruta), and a filter on the handler would format
+    # every line twice.
+    "filters": {"sin_secretos": {"()": "hub.observabilidad.logs.FiltroSinSecretos"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": HUB_LOG_FORMATO}},
     "root": {"handlers": ["console"], "level": env.str("HUB_LOG_LEVEL", default="INFO")},
     # django.template at DEBUG logs whole template contexts: a page that shows a secret once

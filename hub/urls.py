@@ -8,10 +8,10 @@ from django.urls import include, path, re_path
 from apps.marca.views import favicon
 from apps.mcp.metadatos import MetadatosRecurso
 from apps.solicitudes.views import inicio
-from hub import paginas_error, respuestas
-from hub.metricas_vista import vista_metricas
+from hub.http import paginas_error, respuestas
+from hub.observabilidad.metricas_vista import vista_metricas
+from hub.observabilidad.ping import SERVICIOS, vista_ping
 from hub.openapi.vistas import EsquemaAPI, documentacion
-from hub.ping import SERVICIOS, vista_ping
 
 
 def no_encontrado(request, resto: str = ""):
@@ -44,7 +44,7 @@ urlpatterns = [
     # The OAuth authorization server (issue 25): /.well-known/oauth-authorization-server, /oauth/.
     path("", include("apps.autorizacion.urls")),
     path("notificaciones/", include("apps.notificaciones.urls")),
-    path("salud/", include("hub.salud")),
+    path("salud/", include("hub.observabilidad.salud")),
     path("metricas/", vista_metricas, name="metricas"),
     *[path(f"{s}/api/v1/ping", vista_ping(s), name=f"ping-{s}") for s in SERVICIOS],
     # Before the catch-all: the OpenAPI schema of the v1 interface and its browsable page.
@@ -53,7 +53,7 @@ urlpatterns = [
     re_path(r"^(?P<resto>(?:[\w-]+/)?api(?:/.*)?)$", no_encontrado),
 ]
 
-# People get the branded Spanish pages (hub.paginas_error); /api/ paths the envelope.
+# People get the branded Spanish pages (hub.http.paginas_error); /api/ paths the envelope.
 handler400 = respuestas.handler_api(400, paginas_error.solicitud_invalida)
 handler403 = respuestas.handler_api(403, paginas_error.prohibido)
 handler404 = respuestas.handler_api(404, paginas_error.no_encontrado)

@@ -9,6 +9,6 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings")
 application = get_wsgi_application()
 
-from hub import arranque  # noqa: E402 (needs the settings configured above)
+from hub.operacion import arranque  # noqa: E402 (needs the settings configured above)
 
 arranque.listo()  # the URL maps filled, nothing left open, the start-up objects frozen

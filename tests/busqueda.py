@@ -44,5 +44,5 @@ CAMPOS_DOCUMENTO = {
 
 def vocabulario(busquedas: int = 1) -> int:
     """Queries of `busquedas` text filters beyond their own: on PostgreSQL each first looks its
-    words up in the vocabulary (hub/busqueda.py); SQLite filters with LIKE alone."""
+    words up in the vocabulary (hub/busqueda/columnas.py); SQLite filters with LIKE alone."""
     return busquedas if connection.vendor == "postgresql" else 0

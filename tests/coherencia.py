@@ -19,12 +19,13 @@ import redis
 from django.core.cache import caches
 from django.test import override_settings
 
-from hub import coherencia
+from hub.cache import coherencia
 
 
 @dataclass
 class Reloj:
-    """time.monotonic() of hub.cache (the breaker's pause) and hub.coherencia, moved by hand."""
+    """time.monotonic() of hub.cache.almacenes (the breaker's pause) and hub.cache.coherencia,
+    moved by hand."""
 
     ahora: float
 
@@ -36,8 +37,8 @@ class Reloj:
 def reloj(monkeypatch):
     r = Reloj(time.monotonic())
     falso = SimpleNamespace(monotonic=lambda: r.ahora, time=time.time)
-    monkeypatch.setattr("hub.cache.time", falso)
-    monkeypatch.setattr("hub.coherencia.time", falso, raising=False)
+    monkeypatch.setattr("hub.cache.almacenes.time", falso)
+    monkeypatch.setattr("hub.cache.coherencia.time", falso, raising=False)
     return r
 
 
@@ -111,7 +112,7 @@ def redis_propio(tmp_path, opciones_redis) -> Iterator[RedisPropio]:
     propio = RedisPropio(_arrancar_redis(puerto, tmp_path, *opciones_redis), puerto, tmp_path)
     conf = {
         "default": {
-            "BACKEND": "hub.cache.CacheRedis",
+            "BACKEND": "hub.cache.almacenes.CacheRedis",
             "LOCATION": f"redis://127.0.0.1:{puerto}/0",
             "KEY_PREFIX": "coherencia",
             "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
@@ -154,7 +155,7 @@ class ArchivoPropio:
 def archivo_propio(tmp_path) -> Iterator[ArchivoPropio]:
     """The default configuration's file cache, in a folder of this test only."""
     carpeta = tmp_path / "cache"
-    conf = {"default": {"BACKEND": "hub.cache.CacheArchivo", "LOCATION": str(carpeta)}}
+    conf = {"default": {"BACKEND": "hub.cache.almacenes.CacheArchivo", "LOCATION": str(carpeta)}}
     with override_settings(CACHES=conf):
         caches["default"].set("arranque", 1)
         archivo = ArchivoPropio(carpeta)

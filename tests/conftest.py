@@ -25,7 +25,8 @@ def limpiar_cache() -> None:
     """Empty this test worker's part of the cache (other workers may share the same Redis)."""
     conf = settings.CACHES["default"]
     cache = caches["default"]  # the backend itself: `django.core.cache.cache` is a proxy
-    # isinstance, not the backend's name: hub.cache.CacheRedis is a RedisCache too, and clear()
+    # isinstance, not the backend's name: hub.cache.almacenes.CacheRedis is a RedisCache too, and
+    # clear()
     # there would flush the whole database under the other workers' feet.
     if isinstance(cache, RedisCache):
         cliente = cache._cache.get_client(write=True)
@@ -56,10 +57,11 @@ def _ventanas_quietas(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _coherencia_quieta(monkeypatch):
-    """hub.coherencia's clock stands still and each test starts as a process that never read the
+    """hub.cache.coherencia's clock stands still and each test starts as a process that never read
+    the
     database's seal: a warm request runs no SQL however slowly the test goes (query counts stay
     exact). Tests about the bound move this clock themselves (tests/hub/test_coherencia.py)."""
-    from hub import coherencia
+    from hub.cache import coherencia
 
     ahora = time.monotonic()
     monkeypatch.setattr(

@@ -17,7 +17,7 @@ from django.test import RequestFactory
 from apps.mcp import credenciales
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
-from hub.respuestas import ErrorAPI
+from hub.http.respuestas import ErrorAPI
 
 URL = "/mcp/api/mcp"
 _ids = itertools.count(1)

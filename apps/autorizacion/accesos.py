@@ -1,7 +1,7 @@
 """Who an OAuth access token is, from the shared cache: the person, the client and the scopes.
 
 Read the way apps.mcp.identidades reads personal tokens, and under the same generation
-(`identidades.GENERACION`): one entry per token digest, stored sealed by hub.coherencia, so a
+(`identidades.GENERACION`): one entry per token digest, stored sealed by hub.cache.coherencia, so a
 warm request runs no SQL, and every change that makes a personal token's identity stale (a person
 deactivated, their groups or permissions) makes these stale too. What only OAuth changes, this
 module invalidates: a token revoked, refreshed away or deleted; a client edited or disabled; a
@@ -26,8 +26,8 @@ from apps.cuentas.models import User
 from apps.mcp import areas as areas_asistente
 from apps.mcp import identidades
 from apps.solicitudes.models.bandeja import ids_roles
-from hub import coherencia
-from hub.singleton import claves_versionado, guardar_versionado, leer_versionado
+from hub.cache import coherencia
+from hub.cache.singleton import claves_versionado, guardar_versionado, leer_versionado
 
 TTL = identidades.TTL
 ALCANCE_LEER = "asistente:leer"
@@ -78,12 +78,13 @@ def _clave(digest: str) -> str:
 
 
 def claves(digest: str) -> list[str]:
-    """The cache keys a lookup of this digest reads (for hub.precarga)."""
+    """The cache keys a lookup of this digest reads (for hub.cache.precarga)."""
     return claves_versionado(_clave(digest), identidades.GENERACION)
 
 
 def prever(digest: str) -> tuple[list[str], tuple[int, ...] | None]:
-    """For hub.precarga: the keys a lookup of this digest reads, and (token id, user id, client
+    """For hub.cache.precarga: the keys a lookup of this digest reads, and (token id, user id,
+    client
     id) if this process has resolved it before (None otherwise)."""
     return claves(digest), identidades.recordado(digest)
 

@@ -10,8 +10,8 @@ from django.http import HttpRequest
 from apps.autorizacion import redirecciones, services
 from apps.autorizacion.models import Aplicacion
 from apps.mcp.admin.columnas import insignia
-from hub.admin_acciones import accion_masiva
-from hub.sitio_admin import fecha_corta
+from hub.administracion.acciones import accion_masiva
+from hub.administracion.sitio import fecha_corta
 
 # Short, for a list column (the filter keeps the full names).
 ORIGENES = {"manual": "Administrador", "dcr": "Registro dinámico", "cimd": "CIMD"}

@@ -40,7 +40,7 @@ from apps.cuentas.correo import tras_responder
 from apps.cuentas.models import User
 from apps.mcp import areas
 from apps.mcp import services as servicios_asistente
-from hub import seguridad
+from hub.http import seguridad
 
 PLANTILLA = "autorizacion/consentimiento.html"
 DESCRIPCIONES = {

@@ -26,7 +26,7 @@ from oauth2_provider.models import (
 from apps.autorizacion import redirecciones
 from apps.autorizacion.permisos import VERBOS
 from apps.mcp.models import AjustesAsistente
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
 
 
 def _permisos(modelo: str, plural: str, acciones: tuple[str, ...]) -> list[tuple[str, str]]:

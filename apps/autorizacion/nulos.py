@@ -9,7 +9,7 @@ runs: the token and revocation endpoints in JSON with no-store, `invalid_client`
 unknown client) when it is in the client's credentials and `invalid_request` (400) otherwise; the
 authorization endpoint with the hub's error page (400; with no client to trust, no redirect).
 Registration reads JSON, not a form: its view asks `con_nul` of the metadata it read. (The admin
-has its own guard, hub.admin_nulos; the JSON API's serializers refuse NUL per field.)
+has its own guard, hub.administracion.nulos; the JSON API's serializers refuse NUL per field.)
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""OAuth purges for `manage.py mantenimiento` (hub.retencion discovers this module).
+"""OAuth purges for `manage.py mantenimiento` (hub.operacion.retencion discovers this module).
 
 A refresh token older than its lifetime can never be used again (the hub's validator counts it
 from its issue), revoked or not; kept until then, a revoked one is what detects a replay. An
@@ -21,7 +21,7 @@ from oauth2_provider.models import AccessToken, Grant, RefreshToken
 from apps.autorizacion.canjes import RECUERDO_SEGUNDOS
 from apps.autorizacion.models import Aplicacion, CanjeCodigo
 from apps.autorizacion.servidor import vigencia_refresco
-from hub.retencion import PURGAS, Purga
+from hub.operacion.retencion import PURGAS, Purga
 
 REGISTRO_SIN_USO_DIAS = 30
 

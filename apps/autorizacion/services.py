@@ -29,7 +29,7 @@ def marcar_verificadas(*, ids: list[int], verificada: bool = True) -> int:
 
 def deshabilitar(*, ids: list[int]) -> int:
     """Disable clients: no code nor token any more, and every token they hold stops working
-    within the cache-coherence bound on every worker and host (hub.coherencia)."""
+    within the cache-coherence bound on every worker and host (hub.cache.coherencia)."""
     with transaction.atomic():
         cuantas = Aplicacion.objects.filter(pk__in=ids, deshabilitada=False).update(
             deshabilitada=True

@@ -26,8 +26,8 @@ from apps.autorizacion import metadatos_cliente, nulos, servidor
 from apps.autorizacion.models import Aplicacion
 from apps.autorizacion.registro import RegistroPermitido
 from apps.mcp.models import AjustesAsistente
-from hub import limites, respuestas
-from hub.middleware import largo_declarado
+from hub.http import limites, respuestas
+from hub.http.middleware import largo_declarado
 
 logger = logging.getLogger(__name__)
 

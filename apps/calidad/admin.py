@@ -7,8 +7,8 @@ from django.http import HttpRequest
 
 from apps.calidad import services
 from apps.calidad.models import Documento, Proceso
-from hub.admin_acciones import AccionesDeServicio
-from hub.sitio_admin import columna_fecha
+from hub.administracion.acciones import AccionesDeServicio
+from hub.administracion.sitio import columna_fecha
 
 # A document the service refuses is a warning (the others still go through), in id order.
 ACCIONES = AccionesDeServicio(

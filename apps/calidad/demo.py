@@ -9,7 +9,7 @@ from django.db import transaction
 
 from apps.calidad.models import Documento, Proceso
 from apps.calidad.uid import codificar
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 
 T = Documento.Tipo
 

@@ -8,8 +8,8 @@ from rest_framework import serializers
 
 from apps.calidad.selectors import buscar_documentos
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
-from hub.serializadores import Estricto, texto_buscable
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
+from hub.http.serializadores import Estricto, texto_buscable
 
 
 class ArgsBuscarDocumento(Estricto):

@@ -9,8 +9,8 @@ from rest_framework import serializers
 
 from apps.calidad.models import Documento
 from apps.calidad.selectors import POR_CODIGO, documentos_vigentes, procesos
-from hub import listas
-from hub.serializadores import ConFechas
+from hub.busqueda import listas
+from hub.http.serializadores import ConFechas
 
 
 class FiltrosDocumentos(ConFechas):

@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from apps.calidad.uid import nuevo_uid
-from hub.busqueda import ConBusqueda, filtrar_texto
+from hub.busqueda.columnas import ConBusqueda, filtrar_texto
 
 
 class Proceso(models.Model):

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.calidad.models import Documento, Proceso
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
 
 
 class OperacionNoPermitida(ValueError):

@@ -13,9 +13,10 @@ from apps.cuentas.formularios import FormularioIngresoAdmin
 from apps.cuentas.intentos import limitar_ingreso
 from apps.cuentas.models import Area, BloqueoIngreso, User
 from apps.cuentas.views import SalidaView
-from hub.sitio_admin import con_titulo
+from hub.administracion.sitio import con_titulo
 
-# The admin's sign-in and sign-out are this app's (hub.sitio_admin.SitioAdmin names no app): the
+# The admin's sign-in and sign-out are this app's (hub.administracion.sitio.SitioAdmin names no
+# app): the
 # same form, failure limits and device cookie as the site's sign-in, and the same sign-out.
 admin.site.login_form = FormularioIngresoAdmin
 admin.site.limitar_ingreso = limitar_ingreso

@@ -18,8 +18,8 @@ from django.utils import timezone
 from apps.cuentas import correo
 from apps.cuentas.models import User
 from apps.marca import selectors
-from hub.ip import ip_cliente
-from hub.texto import recortar
+from hub.busqueda.texto import recortar
+from hub.http.ip import ip_cliente
 
 MAX_NAVEGADOR = 120
 # Where each kind of access is cut off on the profile.

@@ -1,7 +1,7 @@
 """Per-account protection across addresses (issue 23 item 5; OWASP "device cookies").
 
 Failed sign-ins for one account from browsers without its device cookie are counted whatever the
-address (django-ratelimit through hub.limites, as every limit). At the ceiling
+address (django-ratelimit through hub.http.limites, as every limit). At the ceiling
 (HUB_INGRESO_TECHO_CUENTA per HUB_INGRESO_VENTANA_CUENTA seconds) the account is locked for such
 browsers until the window ends: they are refused before their password is checked, so the answer
 tells nothing about it. A browser that signed in to the account before keeps getting in: a stranger
@@ -38,7 +38,7 @@ from apps.cuentas import correo
 from apps.cuentas.models import BloqueoIngreso, User
 from apps.marca import selectors
 from apps.mcp import secretos
-from hub.limites import Uso, contar
+from hub.http.limites import Uso, contar
 
 logger = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ def _uso(cuenta: str, epoca: int, *, incrementar: bool) -> Uso:
 def espera(request: HttpRequest, cuenta: str) -> int | None:
     """Seconds until a browser the account does not know may try again, or None if it may now.
 
-    Raises hub.limites.CacheNoDisponible.
+    Raises hub.http.limites.CacheNoDisponible.
     """
     actual = estado(request, cuenta)
     if actual.activo is not None:
@@ -94,7 +94,7 @@ def espera(request: HttpRequest, cuenta: str) -> int | None:
 def anotar_fallo(request: HttpRequest, cuenta: str) -> None:
     """Count a failure from a browser the account does not know; at the ceiling, open the lock.
 
-    Raises hub.limites.CacheNoDisponible.
+    Raises hub.http.limites.CacheNoDisponible.
     """
     actual = estado(request, cuenta)
     if actual.activo is not None:

@@ -6,7 +6,7 @@ from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 
 from apps.cuentas.models import Area, User
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 
 CONTRASENA_DEMO = "Demo-Hub-2026!"
 

@@ -1,6 +1,6 @@
 """Sign-in throttling (interface-independent, issue 13): failed sign-ins on /cuentas/login/ and
 /admin/login/ are counted per account + address and per address (an address as every per-IP
-limit counts it, hub.limites.clave_ip: IPv6 by /64); once either is spent, every
+limit counts it, hub.http.limites.clave_ip: IPv6 by /64); once either is spent, every
 sign-in from that address is answered 429 (the right password too) until its window passes.
 
 Only failures count, and per address: a stranger cannot lock a person out from elsewhere. Across
@@ -8,7 +8,7 @@ addresses, an account's failures from browsers it does not know lock it for such
 (apps.cuentas.bloqueos, issue 23 item 5); a browser with the account's device cookie
 (apps.cuentas.dispositivos) keeps getting in, within a budget of failures of its own.
 
-The counters live in the shared cache through hub.limites; when it cannot count, sign-in fails
+The counters live in the shared cache through hub.http.limites; when it cannot count, sign-in fails
 closed (503), as failed verifications do: an unlimited password guesser is worse than a short
 outage.
 """
@@ -29,8 +29,8 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 
 from apps.cuentas import bloqueos, correo, dispositivos
-from hub.ip import ip_cliente
-from hub.limites import CacheNoDisponible, Regla, Uso, clave_ip, contar
+from hub.http.ip import ip_cliente
+from hub.http.limites import CacheNoDisponible, Regla, Uso, clave_ip, contar
 
 logger = logging.getLogger(__name__)
 

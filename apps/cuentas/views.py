@@ -30,7 +30,7 @@ from apps.cuentas.intentos import (
 )
 from apps.cuentas.sesiones import cerrar_otras_sesiones
 from apps.marca import selectors
-from hub import seguridad
+from hub.http import seguridad
 
 MENSAJE_SALIDA = "Cerró su sesión. Para volver a ingresar, escriba su usuario y su contraseña."
 

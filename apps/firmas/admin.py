@@ -16,8 +16,8 @@ from django.utils.text import capfirst
 
 from apps.firmas import qr, services
 from apps.firmas.models import Firma
-from hub.admin_acciones import AccionDeObjeto, AdminConAcciones
-from hub.sitio_admin import columna_corta, columna_fecha, con_titulo
+from hub.administracion.acciones import AccionDeObjeto, AdminConAcciones
+from hub.administracion.sitio import columna_corta, columna_fecha, con_titulo
 
 _PREFIJO_TOKEN = re.compile(r"^[0-9a-fA-F-]{4,36}$")
 

@@ -8,9 +8,9 @@ from rest_framework.request import Request
 
 from apps.firmas.selectors import llaves_verificacion, verificacion
 from apps.firmas.serializers import Verificacion
-from hub import respuestas
-from hub.api import VistaPublica
-from hub.limites import Regla
+from hub.http import respuestas
+from hub.http.api import VistaPublica
+from hub.http.limites import Regla
 from hub.models import Limites
 from hub.openapi import componentes as c
 from hub.openapi import documentar as d

@@ -11,13 +11,13 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from apps.firmas.models import TOKEN_IMPOSIBLE, Firma
-from hub.singleton import (
+from hub.busqueda.texto import limpiar, recortar
+from hub.cache.singleton import (
     claves_versionado,
     guardar_versionado,
     invalidar_versionado,
     leer_versionado,
 )
-from hub.texto import limpiar, recortar
 
 LARGO_OBJETO = 120
 
@@ -117,7 +117,7 @@ def _llave_verificacion(token: uuid.UUID) -> str:
 
 
 def llaves_verificacion(texto: str) -> list[str]:
-    """The cache keys `verificacion(texto)` reads (for hub.precarga)."""
+    """The cache keys `verificacion(texto)` reads (for hub.cache.precarga)."""
     token = token_de(texto)
     if token == TOKEN_IMPOSIBLE:
         return []

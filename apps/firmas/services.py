@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from apps.firmas.models import Firma
 from apps.firmas.selectors import olvidar_verificaciones
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
 
 # What a reason to publish must not contain: e-mail addresses, and runs of six or more digits
 # (identity documents, phone numbers), dots and spaces between them included.

@@ -16,8 +16,8 @@ from django.views.decorators.http import require_safe
 
 from apps.firmas.api import REGLA_VERIFICACION
 from apps.firmas.selectors import hora_local, verificacion_para_personas
-from hub import respuestas
-from hub.limites import aplicar, cabeceras
+from hub.http import respuestas
+from hub.http.limites import aplicar, cabeceras
 
 PLANTILLA = "firmas/verificacion.html"
 # A code as printed (with or without hyphens, any case), alone or inside a pasted address.

@@ -29,9 +29,9 @@ from apps.marca.models import (
     Slot,
     muestra_credito_hub,
 )
-from hub import seguridad
-from hub.formularios import CampoLineas
-from hub.sitio_admin import AdminUnico
+from hub.administracion.formularios import CampoLineas
+from hub.administracion.sitio import AdminUnico
+from hub.http import seguridad
 
 _HEX = re.compile(r"^#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})$")
 MENSAJE_COLOR = "Use un color hexadecimal de la forma #RRGGBB."

@@ -12,13 +12,13 @@ from apps.marca import selectors
 from apps.marca.imagenes import CONTENT_TYPES, EXTENSIONES
 from apps.marca.models import CLAVE_PUBLICA
 from apps.marca.serializers import Marca
-from hub import respuestas
-from hub.api import VistaPublica
-from hub.limites import Regla
+from hub.cache.singleton import claves_versionado
+from hub.http import respuestas
+from hub.http.api import VistaPublica
+from hub.http.limites import Regla
 from hub.models import Limites
 from hub.openapi import componentes as c
 from hub.openapi import documentar as d
-from hub.singleton import claves_versionado
 
 # Both endpoints share one budget per IP (interface: 600 per minute, adjustable in Limites).
 REGLA_MARCA = Regla(grupo="marca", limite=lambda: Limites.cargar().marca_por_minuto, ventana=60)

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from apps.marca import selectors, services
 from apps.marca.models import Modo
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 
 PRIMARIO = "#0B4F6C"
 ACENTO = "#F2A541"

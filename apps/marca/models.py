@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models, transaction
 
-from hub.singleton import ModeloUnico, invalidar_versionado
+from hub.cache.singleton import ModeloUnico, invalidar_versionado
 
 validar_color = RegexValidator(
     r"^#[0-9A-Fa-f]{6}$", "Use un color hexadecimal de la forma #RRGGBB.", code="color"
@@ -57,7 +57,8 @@ class TipoImagen(models.TextChoices):
     WEBP = "webp", "WebP"
 
 
-# The article a sentence puts before the organization's name ("" = deduced: hub.gramatica).
+# The article a sentence puts before the organization's name ("" = deduced:
+# hub.administracion.gramatica).
 ARTICULOS = [("el", "el"), ("la", "la"), ("los", "los"), ("las", "las"), ("-", "sin artículo")]
 
 # The hub's own brand on a fresh install; `es_default` compares against these values.
@@ -81,7 +82,7 @@ DEFAULTS: dict[str, Any] = {
 }
 CAMPOS_CONTENIDO = tuple(DEFAULTS)
 
-CLAVE_PUBLICA = "marca:publica:v2"  # v2: versioned entries (hub.singleton)
+CLAVE_PUBLICA = "marca:publica:v2"  # v2: versioned entries (hub.cache.singleton)
 
 
 def _bullets_por_defecto() -> list[str]:

@@ -23,8 +23,8 @@ from apps.marca.models import (
     Slot,
 )
 from apps.marca.serializers import Marca as MarcaSalida
-from hub import gramatica
-from hub.singleton import guardar_versionado, leer_versionado
+from hub.administracion import gramatica
+from hub.cache.singleton import guardar_versionado, leer_versionado
 
 logger = logging.getLogger(__name__)
 

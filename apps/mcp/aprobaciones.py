@@ -20,7 +20,7 @@ from apps.mcp import confirmacion
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente, Aprobacion, ConfirmacionUsada
 from apps.mcp.registro import ErrorHerramienta, Herramienta
-from hub.enlaces import absoluta
+from hub.http.enlaces import absoluta
 
 PENDIENTE = "APROBACION_PENDIENTE"
 RECHAZADA = "APROBACION_RECHAZADA"

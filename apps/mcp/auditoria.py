@@ -11,9 +11,9 @@ from apps.autorizacion import tokens
 from apps.mcp import secretos
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import RegistroAuditoria
-from hub import metricas
-from hub.logs import request_id_actual, request_id_recibido_actual
-from hub.texto import recortar
+from hub.busqueda.texto import recortar
+from hub.observabilidad import metricas
+from hub.observabilidad.logs import request_id_actual, request_id_recibido_actual
 
 SECRETOS = frozenset({"token_confirmacion"})
 # Written beside the arguments of a write the person approved on the hub (issue 40).

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from hub.texto import normalizar
+from hub.busqueda.texto import normalizar
 
 # BM25 parameters (the usual ones).
 K1 = 1.2

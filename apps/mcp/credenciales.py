@@ -1,7 +1,8 @@
 """Who is calling, which limit the call spends, and whether it may use the assistant (DESIGN 6).
 
 `admitir` decides all three, once, for the endpoint (`apps.mcp.protocolo.vista_mcp`) and for
-its one-round-trip pre-read (`hub.precarga`), which runs the same function in planning mode: the
+its one-round-trip pre-read (`hub.cache.precarga`), which runs the same function in planning mode:
+the
 cache keys a warm request reads, its count and its last-use marks, guessed from what this process
 has resolved before. The kinds of credential are the table `TIPOS`: a new kind is one entry there.
 
@@ -27,12 +28,12 @@ from apps.cuentas.models import User
 from apps.mcp import areas, identidades, oauth, recurso, secretos, services
 from apps.mcp import limites as limites_mcp
 from apps.mcp.models import AjustesAsistente, ClaveApi, RegistroAuditoria, TokenPersonal
-from hub.ip import decidir as decidir_ip
-from hub.limites import Uso
-from hub.respuestas import ErrorAPI
+from hub.http.ip import decidir as decidir_ip
+from hub.http.limites import Uso
+from hub.http.respuestas import ErrorAPI
 
 if TYPE_CHECKING:
-    from hub.precarga import Plan
+    from hub.cache.precarga import Plan
 
 
 @dataclass
@@ -341,7 +342,7 @@ def _identificar(
 
 
 def _ip(request: HttpRequest) -> str:
-    """The client's address, decided as the request came in (hub.ip.decidir); a request built
+    """The client's address, decided as the request came in (hub.http.ip.decidir); a request built
     by hand (the SDK peer of `make bench`, bench.consultas) has it decided here."""
     decidida = getattr(request, "ip_cliente", None)
     return decidida if decidida is not None else decidir_ip(request)
@@ -371,7 +372,8 @@ def admitir(
     """Who is calling, the limit the call spends (60/min per person, 120/min per integration
     without a person, refused credentials per address) and whether it may use the assistant.
 
-    With `plan` (hub.precarga, before the request is served): the same decision as a guess, made
+    With `plan` (hub.cache.precarga, before the request is served): the same decision as a guess,
+    made
     into the plan's reads, count and marks; returns None.
     """
     try:
@@ -397,7 +399,8 @@ def admitir(
         integracion_id=str(integracion.id) if integracion is not None else "-",
     )
     if plan is not None:
-        # Counted with this process's last settings (hub.singleton.prediccion), as django-ratelimit
+        # Counted with this process's last settings (hub.cache.singleton.prediccion), as
+        # django-ratelimit
         # will name the key: a changed limit is a wrong guess, never a wrong count.
         plan.contar(lambda: contar(ajustes=AjustesAsistente.cargar()))
         return None

@@ -18,7 +18,7 @@ from oauth2_provider.models import get_access_token_model, get_application_model
 from apps.autorizacion import tokens as tokens_oauth
 from apps.mcp import recurso, secretos, services
 from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 
 NOMBRE_CLAVE = "Asistente de demostración"
 # (key in the output, username, token name, days of validity (negative: expired), revoked)

@@ -26,7 +26,7 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 from apps.cuentas.models import User
 from apps.mcp.models import ClaveApi, TokenPersonal, credenciales_actualizadas
 from apps.solicitudes.models.bandeja import ids_roles
-from hub.singleton import (
+from hub.cache.singleton import (
     claves_versionado,
     guardar_versionado,
     invalidar_versionado,
@@ -40,7 +40,7 @@ TTL = 3600  # also replaced on every change; the TTL only bounds a missed invali
 
 
 # Digest -> (credential id, its user's id): what this process has seen, never changes (a token
-# never moves to another person). Only a guess for hub.precarga (`prever`); every answer comes
+# never moves to another person). Only a guess for hub.cache.precarga (`prever`); every answer comes
 # from the cache.
 _VISTAS: dict[str, tuple[int, ...]] = {}
 MAX_VISTAS = 10_000
@@ -56,7 +56,8 @@ def claves(digest: str) -> list[str]:
 
 
 def prever(digest: str) -> tuple[list[str], tuple[int, ...] | None]:
-    """For hub.precarga: the cache keys a lookup of this digest reads, and (credential id, user
+    """For hub.cache.precarga: the cache keys a lookup of this digest reads, and (credential id,
+    user
     id) if this process has resolved it before (None otherwise)."""
     return claves(digest), recordado(digest)
 

@@ -13,8 +13,8 @@ from django.http import HttpRequest
 
 from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import ErrorHerramienta, Llamada
-from hub.ip import red_de
-from hub.limites import CacheNoDisponible, Regla, Uso, aplicar, clave_ip, contar
+from hub.http.ip import red_de
+from hub.http.limites import CacheNoDisponible, Regla, Uso, aplicar, clave_ip, contar
 
 logger = logging.getLogger(__name__)
 

@@ -15,10 +15,10 @@ from apps.mcp import limites as limites_mcp
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import Acceso, ErrorHerramienta, Herramienta, Llamada, Resultado, registro
-from hub import metricas
-from hub.enlaces import absoluta, con_url
-from hub.respuestas import a_json, campos_de
-from hub.texto import sin_sustitutos, tiene_sustitutos
+from hub.busqueda.texto import sin_sustitutos, tiene_sustitutos
+from hub.http.enlaces import absoluta, con_url
+from hub.http.respuestas import a_json, campos_de
+from hub.observabilidad import metricas
 
 logger = logging.getLogger(__name__)
 

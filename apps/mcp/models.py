@@ -16,7 +16,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from apps.mcp.etiquetas import etiqueta
-from hub.singleton import ModeloUnico
+from hub.cache.singleton import ModeloUnico
 
 if TYPE_CHECKING:
     from apps.cuentas.models import User

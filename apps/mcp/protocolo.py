@@ -23,9 +23,9 @@ from django.views.decorators.csrf import csrf_exempt
 from apps.mcp import credenciales, llamadas, rechazos
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
-from hub import respuestas
-from hub.limites import Uso, poner_cabeceras
-from hub.texto import tiene_sustitutos
+from hub.busqueda.texto import tiene_sustitutos
+from hub.http import respuestas
+from hub.http.limites import Uso, poner_cabeceras
 
 logger = logging.getLogger(__name__)
 
@@ -314,7 +314,7 @@ def _atender(request: HttpRequest, identidad: Identidad, ajustes: AjustesAsisten
 
 
 def precargar(request: HttpRequest, kwargs: dict[str, Any], plan: Any) -> None:
-    """hub.precarga: the settings, and `credenciales.admitir` in planning mode (the caller's
+    """hub.cache.precarga: the settings, and `credenciales.admitir` in planning mode (the caller's
     identity, their limit and last-use marks, guessed from what this process resolved before)."""
     if request.method != "POST":
         return

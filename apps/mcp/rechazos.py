@@ -32,8 +32,8 @@ from django.utils import timezone
 
 from apps.cuentas.models import User
 from apps.mcp.models import ClaveApi, RechazoAsistente
-from hub.limites import clave_ip
-from hub.respuestas import ErrorAPI
+from hub.http.limites import clave_ip
+from hub.http.respuestas import ErrorAPI
 
 logger = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from rest_framework import serializers
 
 from apps.mcp.areas import AREAS
-from hub.enlaces import esquema_con_url
-from hub.serializadores import Estricto
+from hub.http.enlaces import esquema_con_url
+from hub.http.serializadores import Estricto
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
@@ -186,7 +186,7 @@ class Herramienta:
         }
         object.__setattr__(self, "anotaciones", anotaciones)
         object.__setattr__(self, "_esquema_entrada", esquema_de(self.argumentos()))
-        # Every `enlace` of the output gets its absolute `url` beside it (hub.enlaces).
+        # Every `enlace` of the output gets its absolute `url` beside it (hub.http.enlaces).
         object.__setattr__(self, "_esquema_salida", esquema_con_url(self._componer_salida()))
 
     def _componer_salida(self) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The assistant's purges for `manage.py mantenimiento` (hub.retencion discovers this module)."""
+"""The assistant's purges for `manage.py mantenimiento` (hub.operacion.retencion discovers this
+module)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from apps.mcp.models import (
     RechazoAsistente,
     RegistroAuditoria,
 )
-from hub.retencion import ANTES_DE_PURGAR, PURGAS, Purga
+from hub.operacion.retencion import ANTES_DE_PURGAR, PURGAS, Purga
 
 
 @ANTES_DE_PURGAR.agregar

@@ -6,8 +6,8 @@ from django.http import HttpRequest
 
 from apps.notificaciones import services
 from apps.notificaciones.models import MensajeContacto, SitioContacto
-from hub.admin_acciones import AccionDeObjeto, AdminConAcciones, accion_masiva
-from hub.sitio_admin import columna_corta, columna_fecha, con_titulo
+from hub.administracion.acciones import AccionDeObjeto, AdminConAcciones, accion_masiva
+from hub.administracion.sitio import columna_corta, columna_fecha, con_titulo
 
 ATENDER = AccionDeObjeto(
     nombre="atender",

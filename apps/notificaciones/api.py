@@ -14,13 +14,13 @@ from rest_framework.request import Request
 
 from apps.notificaciones import selectors, services
 from apps.notificaciones.models import SitioContacto
-from hub import respuestas
-from hub.api import VistaPublica
-from hub.ip import ip_cliente
+from hub.busqueda.texto import limpiar, recortar
+from hub.http import respuestas
+from hub.http.api import VistaPublica
+from hub.http.ip import ip_cliente
+from hub.http.serializadores import Estricto
 from hub.openapi import componentes as c
 from hub.openapi import documentar as d
-from hub.serializadores import Estricto
-from hub.texto import limpiar, recortar
 
 logger = logging.getLogger(__name__)
 

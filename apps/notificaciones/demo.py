@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.notificaciones.models import MensajeContacto, SitioContacto
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 
 # codigo: (nombre, correo de destino, orígenes del navegador)
 SITIOS: dict[str, tuple[str, str, str]] = {

@@ -1,4 +1,5 @@
-"""How long contact messages are kept: their purge for `manage.py mantenimiento` (hub.retencion)."""
+"""How long contact messages are kept: their purge for `manage.py mantenimiento`
+(hub.operacion.retencion)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 
 from apps.notificaciones.models import MensajeContacto
-from hub.retencion import PURGAS, Purga
+from hub.operacion.retencion import PURGAS, Purga
 
 
 @PURGAS.agregar

@@ -15,10 +15,10 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps.notificaciones.models import MensajeContacto, SitioContacto
-from hub.ip import red_de
-from hub.limites import CacheNoDisponible, Uso, contar
+from hub.http.ip import red_de
+from hub.http.limites import CacheNoDisponible, Uso, contar
+from hub.http.respuestas import ErrorAPI
 from hub.models import Limites
-from hub.respuestas import ErrorAPI
 
 logger = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from django.db.models import Model, Q, QuerySet
 
 from apps.presupuesto.estados import EstadoCdp, EstadoLinea, EstadoRp
 from apps.presupuesto.models import Cdp, LineaPaa, Rp
-from hub.texto import limpiar, normalizar
+from hub.busqueda.texto import limpiar, normalizar
 
 MAX_FILTROS = 10
 MAX_VALORES = 50

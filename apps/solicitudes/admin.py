@@ -24,7 +24,7 @@ from apps.solicitudes.models import (
     Tarea,
     TipoSolicitud,
 )
-from hub.sitio_admin import columna_de, columna_fecha, con_titulo
+from hub.administracion.sitio import columna_de, columna_fecha, con_titulo
 
 MASCARA = "•••••• (dato sensible)"
 

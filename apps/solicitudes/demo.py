@@ -26,7 +26,7 @@ from apps.solicitudes.models import (
     Tarea,
     TipoSolicitud,
 )
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 
 # codigo: (nombre, área, prefijo, es mesa de ayuda, descripción, etapas)
 # etapa: (nombre, rol, plazo en horas, requiere firma)

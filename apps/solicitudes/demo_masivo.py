@@ -32,8 +32,8 @@ from apps.solicitudes.models import (
     formatear_numero,
 )
 from apps.solicitudes.services import PLAZO_CORRECCION_HORAS
-from hub.demo import ContextoDemo
-from hub.texto import normalizar
+from hub.busqueda.texto import normalizar
+from hub.operacion.demo import ContextoDemo
 
 LOTE = 5000
 PREFIJO_POOL = "func"

@@ -11,7 +11,7 @@ from apps.solicitudes.herramientas.buscar import PERMISO_TODAS, ArgsBuscarSolici
 from apps.solicitudes.models import Estado, Solicitud, TipoSolicitud
 from apps.solicitudes.models.solicitud import RECIENTES
 from apps.solicitudes.selectors import solicitudes_filtradas
-from hub import listas
+from hub.busqueda import listas
 
 # The tool's arguments the page offers, under the page's parameter names.
 CAMPOS = {

@@ -21,7 +21,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_RENDERER_CLASSES": ["hub.respuestas.RenderizadorJSON"],
-    "DEFAULT_PARSER_CLASSES": ["hub.parsers.ParserJSON"],
-    "EXCEPTION_HANDLER": "hub.respuestas.manejar_excepcion_drf",
+    "DEFAULT_RENDERER_CLASSES": ["hub.http.respuestas.RenderizadorJSON"],
+    "DEFAULT_PARSER_CLASSES": ["hub.http.parsers.ParserJSON"],
+    "EXCEPTION_HANDLER": "hub.http.respuestas.manejar_excepcion_drf",
 }

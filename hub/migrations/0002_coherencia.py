@@ -2,11 +2,11 @@
 
 from django.db import migrations, models
 
-import hub.coherencia
+import hub.cache.coherencia
 
 
 def crear_fila(apps, schema_editor):
-    """The one row, with a random identity of this database (hub.coherencia)."""
+    """The one row, with a random identity of this database (hub.cache.coherencia)."""
     Coherencia = apps.get_model("hub", "Coherencia")
     Coherencia.objects.using(schema_editor.connection.alias).get_or_create(pk=1)
 
@@ -37,7 +37,7 @@ class Migration(migrations.Migration):
                 (
                     "identidad",
                     models.CharField(
-                        default=hub.coherencia.identidad_nueva,
+                        default=hub.cache.coherencia.identidad_nueva,
                         help_text="Aleatoria; `manage.py tras_restaurar` la cambia después de una restauración.",
                         max_length=32,
                         verbose_name="identidad de la base de datos",

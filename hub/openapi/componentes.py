@@ -1,6 +1,6 @@
 """Schema components: the envelope, fields no DRF field describes, and the JSON-RPC messages.
 
-Each resource's serializer lives with its view (apps/*/api.py, hub/ping.py).
+Each resource's serializer lives with its view (apps/*/api.py, hub/observabilidad/ping.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from drf_spectacular.extensions import (
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from hub.respuestas import CODIGOS
+from hub.http.respuestas import CODIGOS
 
 # --- fields whose JSON Schema no DRF field produces -------------------------------------------
 

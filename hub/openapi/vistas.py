@@ -11,7 +11,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from drf_spectacular.views import SpectacularAPIView
 
-from hub import respuestas
+from hub.http import respuestas
 
 _esquema: dict[str, Any] | None = None
 _candado = threading.Lock()

@@ -83,7 +83,7 @@ def test_disabling_a_client_stops_its_cached_tokens_at_once(administra):
 
 
 def test_disabling_bumps_the_databases_cache_generation(administra):
-    from hub.coherencia import Coherencia
+    from hub.cache.coherencia import Coherencia
 
     app = nueva_aplicacion()
     Coherencia.objects.get_or_create(pk=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from apps.marca import demo as marca_demo
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 from tests.autorizacion.conectores import CLAUDE_AI
 from tests.autorizacion.flujo import Pedido
 from tests.factories import UserFactory

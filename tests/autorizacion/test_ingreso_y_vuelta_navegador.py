@@ -14,7 +14,7 @@ import pytest
 from oauth2_provider.models import Grant
 
 from apps.marca import demo as marca_demo
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 from tests.autorizacion.factories import REDIRECCION, emitir_token, nueva_aplicacion
 from tests.autorizacion.flujo import Pedido, consulta
 from tests.factories import CONTRASENA, UserFactory

@@ -150,7 +150,7 @@ def test_a_body_that_is_not_json_is_a_metadata_error_not_a_500(client):
 
 
 def test_with_the_cache_down_registration_fails_closed_with_a_clear_answer(client, monkeypatch):
-    from hub import limites
+    from hub.http import limites
 
     def sin_cache(**kwargs):
         raise limites.CacheNoDisponible("prueba")

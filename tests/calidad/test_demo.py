@@ -4,7 +4,7 @@ import pytest
 
 from apps.calidad import demo
 from apps.calidad.models import Documento, Proceso
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.core import mail
 
 from apps.cuentas.models import BloqueoIngreso
 from apps.marca import demo as marca_demo
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 from tests.factories import CONTRASENA, UserFactory
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from apps.cuentas import bloqueos, dispositivos
 from apps.cuentas.models import BloqueoIngreso
-from hub.ip import redes_confiables
+from hub.http.ip import redes_confiables
 from tests.factories import CONTRASENA, UserFactory
 
 pytestmark = pytest.mark.django_db

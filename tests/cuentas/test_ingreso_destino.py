@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from apps.marca import demo as marca_demo
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 from tests.factories import UserFactory
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_menu import abrir_menu

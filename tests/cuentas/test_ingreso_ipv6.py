@@ -1,4 +1,4 @@
-"""Sign-in throttling counts addresses as every per-IP limit does (hub.limites.clave_ip):
+"""Sign-in throttling counts addresses as every per-IP limit does (hub.http.limites.clave_ip):
 IPv6 by /64, and an IPv4 written as IPv6 (::ffff:a.b.c.d) as that IPv4 (issue 13 item 3)."""
 
 from __future__ import annotations

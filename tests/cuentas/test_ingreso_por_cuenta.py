@@ -23,8 +23,8 @@ from apps.cuentas import bloqueos, dispositivos, intentos
 from apps.cuentas.models import BloqueoIngreso
 from apps.marca import services as marca
 from hub import settings as ajustes_del_proyecto
-from hub.ip import redes_confiables
-from hub.limites import CacheNoDisponible
+from hub.http.ip import redes_confiables
+from hub.http.limites import CacheNoDisponible
 from tests.factories import CONTRASENA, UserFactory
 
 pytestmark = pytest.mark.django_db

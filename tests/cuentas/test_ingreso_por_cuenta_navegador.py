@@ -9,7 +9,7 @@ from django.core import mail
 
 from apps.cuentas.models import BloqueoIngreso
 from apps.marca import demo as marca_demo
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 from tests.factories import CONTRASENA, UserFactory
 from tests.navegador_admin import ingresar_al_admin
 from tests.navegador_csp import vigilar_csp

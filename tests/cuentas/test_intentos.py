@@ -11,7 +11,7 @@ import pytest
 
 from apps.cuentas import intentos
 from apps.marca import services as marca
-from hub.limites import CacheNoDisponible
+from hub.http.limites import CacheNoDisponible
 from tests.cuentas.ingreso import ADMIN, CONTRASENA, IP, LOGIN, OTRA_IP, fallar, ingresar
 from tests.factories import UserFactory
 

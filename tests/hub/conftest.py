@@ -35,7 +35,7 @@ def redis_real():
     prefijo = f"idas-{uuid.uuid4().hex[:8]}"
     conf = {
         "default": {
-            "BACKEND": "hub.cache.CacheRedis",
+            "BACKEND": "hub.cache.almacenes.CacheRedis",
             "LOCATION": os.environ.get("REDIS_URL") or REDIS_POR_DEFECTO,
             "KEY_PREFIX": prefijo,
         }
@@ -54,7 +54,7 @@ def redis_real():
 def debug_de_la_demo(settings):
     """DEBUG on as under `make run`, with the branded error pages HubConfig.ready installs then
     (this test process started without DEBUG, so the fixture installs and removes them)."""
-    from hub import paginas_error
+    from hub.http import paginas_error
 
     settings.DEBUG = True
     settings.HUB_DEBUG_TECNICO = False

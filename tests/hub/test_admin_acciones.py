@@ -1,4 +1,5 @@
-"""hub.admin_acciones: an action applies a service to each object and reports what it refused."""
+"""hub.administracion.acciones: an action applies a service to each object and reports what it
+refused."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 
-from hub.admin_acciones import AccionesDeServicio, accion_masiva
+from hub.administracion.acciones import AccionesDeServicio, accion_masiva
 
 
 class _Admin:

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.views.i18n import JavaScriptCatalog
 
-from hub.permisos import nombre_permiso
+from hub.administracion.permisos import nombre_permiso
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

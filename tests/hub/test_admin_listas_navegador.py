@@ -54,7 +54,7 @@ COMPLETAS = {
 @pytest.fixture
 def organizacion():
     """Long names and large amounts, as people meet them; made before the browser starts."""
-    from hub.demo import ContextoDemo
+    from hub.operacion.demo import ContextoDemo
 
     marca_demo.cargar(ContextoDemo())
     marta = UserFactory(username="marta", is_staff=True, is_superuser=True)

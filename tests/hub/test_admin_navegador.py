@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
 @pytest.fixture
 def organizacion():
     """The demo brand, an administrator, credentials and audit rows, made before the browser."""
-    from hub.demo import ContextoDemo
+    from hub.operacion.demo import ContextoDemo
 
     marca_demo.cargar(ContextoDemo())
     marta = UserFactory(

@@ -15,7 +15,7 @@ from django.forms import JSONField
 from apps.calidad.models import Proceso
 from apps.cuentas.models import Area
 from apps.mcp.models import RegistroAuditoria
-from hub import gramatica
+from hub.administracion import gramatica
 from tests.factories import UserFactory
 from tests.marca.factories import cambiar_marca, png, poner_imagen
 

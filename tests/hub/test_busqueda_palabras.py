@@ -1,5 +1,5 @@
 """The word index of the search columns: on PostgreSQL the same answers as LIKE, and fast paths
-that never change an answer (hub/busqueda.py)."""
+that never change an answer (hub/busqueda/columnas.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from django.apps import apps
 from django.db import connection
 
 from apps.solicitudes.models import Solicitud
-from hub import busqueda
-from hub.busqueda import ConBusqueda, palabras_de
+from hub.busqueda import columnas as busqueda
+from hub.busqueda.columnas import ConBusqueda, palabras_de
 from tests.busqueda import vocabulario
 from tests.factories import GroupFactory
 from tests.solicitudes.factories import radicar, tipo_con_etapas

@@ -12,7 +12,7 @@ import redis
 from django.core.cache import caches
 from django.test import override_settings
 
-from hub.cache import CachePausada, describir
+from hub.cache.almacenes import CachePausada, describir
 from tests.factories import UserFactory
 from tests.notificaciones.ayudas import cuerpo
 from tests.notificaciones.factories import SitioContactoFactory
@@ -29,7 +29,7 @@ def redis_colgado():
     puerto = oyente.getsockname()[1]
     conf = {
         "default": {
-            "BACKEND": "hub.cache.CacheRedis",
+            "BACKEND": "hub.cache.almacenes.CacheRedis",
             "LOCATION": f"redis://127.0.0.1:{puerto}/0",
             "KEY_PREFIX": "colgado",
             "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},

@@ -1,4 +1,5 @@
-"""hub.cache.CacheRedis: `add` and `incr` each keep Django's contract on their own (atomic, the
+"""hub.cache.almacenes.CacheRedis: `add` and `incr` each keep Django's contract on their own
+(atomic, the
 expiry set once, in any order), and a count made in a request's one round trip leaves Redis as
 django-ratelimit's own calls would. Against a real Redis (the `redis_real` fixture)."""
 

@@ -6,7 +6,8 @@ without assistant access, an OAuth client disabled, an application disconnected 
 OAuth connections switched off, the brand, a signature annulled.
 
 Each change is made by "another process": this one keeps the reading of the database it had
-before the change (hub.coherencia's state), as a worker that did not make the change would, and
+before the change (hub.cache.coherencia's state), as a worker that did not make the change would,
+and
 its clock is moved forward by the bound instead of sleeping."""
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from apps.firmas import services as firmas
 from apps.marca.services import actualizar_marca
 from apps.mcp import services as mcp
 from apps.mcp.registro import registro
-from hub import coherencia
+from hub.cache import coherencia
 from tests.coherencia import cambiar_con_la_cache_fallando
 from tests.factories import UserFactory, permiso
 from tests.mcp.factories import nueva_clave, nuevo_token
@@ -441,7 +442,7 @@ def test_reading_the_seal_never_inserts_its_row(client):
 def test_a_release_with_other_columns_reads_nothing_the_previous_release_cached(monkeypatch):
     """A deploy that adds a field must not read pickles without it (one query per request)."""
     from apps.mcp.models import AjustesAsistente
-    from hub import coherencia
+    from hub.cache import coherencia
 
     antes = coherencia.refrescar()
     AjustesAsistente.cargar()  # cached under this release's seal

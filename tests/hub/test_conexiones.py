@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from hub.conexiones import AJUSTES, ajustar_sesion
+from hub.operacion.conexiones import AJUSTES, ajustar_sesion
 
 pytestmark = pytest.mark.django_db
 

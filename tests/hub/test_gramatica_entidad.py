@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hub.gramatica import articulo_de, de_entidad
+from hub.administracion.gramatica import articulo_de, de_entidad
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from apps.cuentas.models import Area
-from hub.limites import contar
+from hub.http.limites import contar
 from hub.models import Limites
 from tests.factories import AreaFactory, UserFactory
 from tests.firmas.factories import firmar

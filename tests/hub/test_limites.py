@@ -7,10 +7,10 @@ import django_ratelimit.core
 import pytest
 from django.test import RequestFactory, override_settings
 
-from hub import respuestas
-from hub.api import VistaPublica
-from hub.ip import redes_confiables
-from hub.limites import CacheNoDisponible, Regla, contar
+from hub.http import respuestas
+from hub.http.api import VistaPublica
+from hub.http.ip import redes_confiables
+from hub.http.limites import CacheNoDisponible, Regla, contar
 from hub.models import Limites
 from tests.caches import CACHE_MUERTA
 

@@ -1,6 +1,7 @@
 """The cache calls django-ratelimit's `get_usage` makes, as the installed version makes them.
 
-hub.cache.CacheRedis.una_ida relies on exactly these: it records a counted hit's `add(key, 1,
+hub.cache.almacenes.CacheRedis.una_ida relies on exactly these: it records a counted hit's
+`add(key, 1,
 expiry)` of a key under RATELIMIT_CACHE_PREFIX, makes that count in the request's one round trip,
 and answers the same `add` and the `incr` that follows it from there. A read (increment=False)
 must never look like a count. If an upgrade changes any of this, these tests fail first.
@@ -18,7 +19,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.test import override_settings
 from django_ratelimit.core import get_usage
 
-from hub.cache import PREFIJO_LIMITES
+from hub.cache.almacenes import PREFIJO_LIMITES
 
 LLAMADAS: list[tuple[Any, ...]] = []
 

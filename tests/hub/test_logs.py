@@ -14,8 +14,8 @@ from django.urls import include, path
 
 from apps.mcp.models import RegistroAuditoria
 from hub import urls as raiz
-from hub.ip import redes_confiables
-from hub.logs import FormatoJSON, FormatoTexto, request_id_actual
+from hub.http.ip import redes_confiables
+from hub.observabilidad.logs import FormatoJSON, FormatoTexto, request_id_actual
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
 

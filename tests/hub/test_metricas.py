@@ -14,8 +14,8 @@ from django.test import override_settings
 from django.urls import resolve
 from prometheus_client import REGISTRY
 
-from hub.cache import CachePausada
-from hub.ip import redes_confiables
+from hub.cache.almacenes import CachePausada
+from hub.http.ip import redes_confiables
 from hub.models import Limites
 from tests.procesos import RAIZ
 
@@ -115,7 +115,7 @@ def redis_colgado():
     oyente.listen(64)
     conf = {
         "default": {
-            "BACKEND": "hub.cache.CacheRedis",
+            "BACKEND": "hub.cache.almacenes.CacheRedis",
             "LOCATION": f"redis://127.0.0.1:{oyente.getsockname()[1]}/0",
             "KEY_PREFIX": "metricas-colgado",
             "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},

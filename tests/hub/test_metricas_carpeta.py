@@ -6,7 +6,7 @@ from __future__ import annotations
 from prometheus_client import CollectorRegistry, multiprocess
 from prometheus_client.mmap_dict import MmapedDict, mmap_key
 
-from hub import metricas_carpeta
+from hub.observabilidad import metricas_carpeta
 
 
 def _escribir(carpeta, tipo: str, pid: str, valores: dict[tuple[str, str], float]) -> None:

@@ -35,14 +35,14 @@ def test_the_detector_finds_a_private_import_at_the_top_inside_a_function_and_re
         "from apps.solicitudes.services.validacion import validar_texto, _NOMBRE_CAMPO\n"
         "from django.utils import _os\n"
         "def f():\n"
-        "    from hub.ip import _confiable\n"
+        "    from hub.http.ip import _confiable\n"
         "from .transiciones import _plazo\n"
         "from tests.cuentas.test_intentos import _ingresar\n"
         "from __future__ import annotations\n"
     )
     assert privados_importados(fuente) == [
         (1, "apps.solicitudes.services.validacion", "_NOMBRE_CAMPO"),
-        (4, "hub.ip", "_confiable"),
+        (4, "hub.http.ip", "_confiable"),
         (5, ".transiciones", "_plazo"),
         (6, "tests.cuentas.test_intentos", "_ingresar"),
     ]

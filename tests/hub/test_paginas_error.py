@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from apps.marca.models import Marca
-from hub import paginas_error
+from hub.http import paginas_error
 from hub.models import Limites
 from tests.factories import UserFactory
 

@@ -10,7 +10,7 @@ from django.test import Client
 
 from apps.marca import demo as marca_demo
 from apps.marca.models import Marca
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 from tests.factories import UserFactory
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_texto import ancho_de_pagina, capturar

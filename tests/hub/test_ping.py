@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from hub.ping import SERVICIOS
+from hub.observabilidad.ping import SERVICIOS
 from tests.sobre import error_del_sobre
 
 pytestmark = pytest.mark.django_db

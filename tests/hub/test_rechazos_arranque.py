@@ -69,7 +69,7 @@ def test_production_without_any_mail_setting_stops(tmp_path):
         "django.core.mail.backends.locmem.EmailBackend",
         "django.core.mail.backends.dummy.EmailBackend",
         "django.core.mail.backends.filebased.EmailBackend",
-        "hub.correo.LogSinDatos",
+        "hub.operacion.correo.LogSinDatos",
     ],
     ids=["consola", "memoria", "nulo", "archivo", "solo_log"],
 )

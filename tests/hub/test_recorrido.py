@@ -106,27 +106,27 @@ def test_a_climb_from_a_domain_tool_into_the_assistant_is_a_climb_up():
         return recorrido.Entrada(modulo, arriba[-1] if arriba else None, arriba)
 
     herramienta = "apps.solicitudes.herramientas.estado"
-    pila = ("hub.middleware", "apps.mcp.protocolo", "apps.mcp.llamadas", herramienta)
+    pila = ("hub.http.middleware", "apps.mcp.protocolo", "apps.mcp.llamadas", herramienta)
     hecho = recorrido.Recorrido(
         entradas=[
-            entrada("hub.middleware"),
-            entrada("hub.texto", "hub.middleware"),
-            entrada("apps.mcp.protocolo", "hub.middleware"),
-            entrada("apps.mcp.limites", "hub.middleware", "apps.mcp.protocolo"),
-            entrada("hub.limites", "hub.middleware", "apps.mcp.protocolo"),
-            entrada("apps.mcp.llamadas", "hub.middleware", "apps.mcp.protocolo"),
+            entrada("hub.http.middleware"),
+            entrada("hub.busqueda.texto", "hub.http.middleware"),
+            entrada("apps.mcp.protocolo", "hub.http.middleware"),
+            entrada("apps.mcp.limites", "hub.http.middleware", "apps.mcp.protocolo"),
+            entrada("hub.http.limites", "hub.http.middleware", "apps.mcp.protocolo"),
+            entrada("apps.mcp.llamadas", "hub.http.middleware", "apps.mcp.protocolo"),
             entrada(herramienta, *pila[:-1]),
-            entrada("hub.texto", *pila),
+            entrada("hub.busqueda.texto", *pila),
             entrada("apps.mcp.limites", *pila),
-            entrada("apps.mcp.protocolo", "hub.middleware", "hub.limites"),
+            entrada("apps.mcp.protocolo", "hub.http.middleware", "hub.http.limites"),
         ],
         lineas=dict.fromkeys(
             [
-                "hub.middleware",
-                "hub.texto",
+                "hub.http.middleware",
+                "hub.busqueda.texto",
                 "apps.mcp.protocolo",
                 "apps.mcp.limites",
-                "hub.limites",
+                "hub.http.limites",
                 "apps.mcp.llamadas",
                 herramienta,
             ],
@@ -134,11 +134,11 @@ def test_a_climb_from_a_domain_tool_into_the_assistant_is_a_climb_up():
         ),
     )
     assert recorrido.vueltas(hecho) == [
-        ("hub.texto", herramienta),
+        ("hub.busqueda.texto", herramienta),
         ("apps.mcp.limites", herramienta),
-        ("apps.mcp.protocolo", "hub.limites"),
+        ("apps.mcp.protocolo", "hub.http.limites"),
     ]
     assert recorrido.subidas(hecho) == [
         ("apps.mcp.limites", herramienta),
-        ("apps.mcp.protocolo", "hub.limites"),
+        ("apps.mcp.protocolo", "hub.http.limites"),
     ]

@@ -20,7 +20,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from hub.coherencia import COTA_SEGUNDOS
+from hub.cache.coherencia import COTA_SEGUNDOS
 from tests.procesos import base_compartida, manage, servidores
 
 pytestmark = pytest.mark.procesos

@@ -15,8 +15,8 @@ from django.core.management.base import CommandError
 from django.db import OperationalError, connections
 from django.test import override_settings
 
-from hub import salud
 from hub.models import Limites
+from hub.observabilidad import salud
 from tests.factories import UserFactory
 from tests.procesos import entorno, manage
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from hub import singleton
+from hub.cache import singleton
+from hub.cache.singleton import memoria_de_peticion
 from hub.models import Limites
-from hub.singleton import memoria_de_peticion
 from tests.marca.factories import URL_MARCA
 
 pytestmark = pytest.mark.django_db
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def lecturas(monkeypatch):
-    """The keys read from the shared cache through hub.singleton, in order."""
+    """The keys read from the shared cache through hub.cache.singleton, in order."""
     vistas: list[str] = []
     original = singleton.leer_versionado
 

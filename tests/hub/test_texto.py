@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from hub.texto import limpiar, normalizar, recortar
+from hub.busqueda.texto import limpiar, normalizar, recortar
 
 
 @pytest.mark.parametrize(

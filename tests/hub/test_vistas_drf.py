@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from hub.http.respuestas import RenderizadorJSON
 from hub.openapi.generador import en_el_contrato, es_vista_drf, nombre_de
-from hub.respuestas import RenderizadorJSON
 from tests.marca.factories import URL_MARCA
 
 pytestmark = pytest.mark.django_db

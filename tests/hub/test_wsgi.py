@@ -64,7 +64,7 @@ from django.db import connections
 # Use the cache and the database as a request would, then let the start-up path close them.
 caches["default"].get("sonda")
 connections["default"].ensure_connection()
-from hub import arranque
+from hub.operacion import arranque
 arranque.listo()
 sockets = []
 for f in os.listdir("/proc/self/fd"):
@@ -117,7 +117,7 @@ _SONDA_SALIDA = """
 import atexit, logging, sys
 import django
 django.setup()
-from hub import arranque
+from hub.operacion import arranque
 atexit.register(lambda: print("teardown"))
 logging.getLogger("hub.prueba").warning("antes de salir")
 try:

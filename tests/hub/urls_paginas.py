@@ -6,7 +6,7 @@ from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import Http404
 from django.urls import include, path
 
-from hub import respuestas
+from hub.http import respuestas
 from hub.urls import handler400, handler403, handler404, handler500  # noqa: F401
 
 

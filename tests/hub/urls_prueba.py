@@ -9,9 +9,9 @@ from django.urls import include, path
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from hub import respuestas
-from hub.api import VistaPublica
-from hub.serializadores import Estricto
+from hub.http import respuestas
+from hub.http.api import VistaPublica
+from hub.http.serializadores import Estricto
 
 
 def falla(request):

@@ -9,7 +9,7 @@ from defusedxml import ElementTree as DefusedET
 from PIL import Image
 
 from apps.marca import demo
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 from tests.marca.factories import URL_MARCA, url_archivo
 
 pytestmark = pytest.mark.django_db

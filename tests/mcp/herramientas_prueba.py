@@ -14,7 +14,7 @@ from apps.mcp.registro import (
     Resultado,
     Verificacion,
 )
-from hub.serializadores import Estricto
+from hub.http.serializadores import Estricto
 
 
 class ArgsEco(Estricto):

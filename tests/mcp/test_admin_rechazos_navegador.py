@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.navegador]
 @pytest.fixture
 def organizacion():
     """The demo brand, an administrator and a morning of refusals, made before the browser."""
-    from hub.demo import ContextoDemo
+    from hub.operacion.demo import ContextoDemo
 
     marca_demo.cargar(ContextoDemo())
     UserFactory(username="marta", first_name="Marta", is_staff=True, is_superuser=True)

@@ -20,8 +20,8 @@ from django.utils import timezone
 from apps.mcp import confirmacion
 from apps.mcp.models import AjustesAsistente, Aprobacion, ConfirmacionUsada, RegistroAuditoria
 from apps.mcp.registro import registro
-from hub.enlaces import absoluta
-from hub.respuestas import a_json
+from hub.http.enlaces import absoluta
+from hub.http.respuestas import a_json
 from tests.factories import UserFactory
 from tests.mcp_cliente import ajustar, error_herramienta, llamar, resultado_valido
 

@@ -337,7 +337,7 @@ def test_repeated_calls_within_the_minute_do_not_write_last_use(
 
 def test_identificar_works_on_a_request_that_did_not_pass_the_middleware(rf, completo):
     """The SDK peer of `make bench` and bench.consultas build their requests by hand: the
-    address is decided where it was not yet (hub.ip), never an AttributeError."""
+    address is decided where it was not yet (hub.http.ip), never an AttributeError."""
     from apps.mcp import credenciales
     from apps.mcp.models import AjustesAsistente
 

@@ -10,7 +10,7 @@ from apps.cuentas import demo as demo_cuentas
 from apps.mcp import demo, secretos
 from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
 from apps.solicitudes import demo as demo_solicitudes
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 from tests.mcp_cliente import llamar, rpc
 
 pytestmark = pytest.mark.django_db

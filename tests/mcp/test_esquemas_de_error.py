@@ -23,7 +23,7 @@ from apps.mcp.llamadas import visible_sin_usuario
 from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import Herramienta, esquema_error, registro
 from apps.presupuesto.models import Vigencia
-from hub.limites import CacheNoDisponible
+from hub.http.limites import CacheNoDisponible
 from tests.conftest import limpiar_cache
 from tests.factories import UserFactory
 from tests.mcp.factories import nuevo_token, nuevo_token_oauth

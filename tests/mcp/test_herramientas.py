@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 from apps.mcp.models import AjustesAsistente
 from apps.mcp.registro import Acceso, Herramienta, Verificacion, esquema_de, registro
-from hub.serializadores import Estricto
+from hub.http.serializadores import Estricto
 from tests.factories import UserFactory
 from tests.mcp.factories import nuevo_token
 from tests.mcp_cliente import ajustar, cumple_esquema, error_herramienta, llamar, rpc

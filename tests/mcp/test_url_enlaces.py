@@ -6,7 +6,7 @@ import json
 
 from apps.mcp.protocolo import INSTRUCCIONES
 from apps.mcp.registro import registro
-from hub.enlaces import con_url, esquema_con_url
+from hub.http.enlaces import con_url, esquema_con_url
 
 
 def _objetos_con_enlace(esquema):

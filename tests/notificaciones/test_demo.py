@@ -6,7 +6,7 @@ import pytest
 
 from apps.notificaciones import demo
 from apps.notificaciones.models import MensajeContacto, SitioContacto
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 from tests.factories import UserFactory
 from tests.notificaciones.ayudas import cuerpo
 

@@ -9,7 +9,7 @@ from apps.cuentas import demo as demo_cuentas
 from apps.firmas.selectors import resumen_verificacion
 from apps.presupuesto import demo, selectors, services
 from apps.presupuesto.models import Cdp, LineaPaa, MovimientoRp, Rp
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from django.db import models
 
 from apps.presupuesto import services as presupuesto
 from apps.solicitudes import services as solicitudes
-from hub.logs import FormatoJSON
+from hub.observabilidad.logs import FormatoJSON
 from tests.factories import AreaFactory, GroupFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
 from tests.mcp_cliente import URL

@@ -54,7 +54,8 @@ def test_filters_without_nul_are_untouched(admin_client):
 
 
 def test_an_apps_own_admin_page_gets_the_same_answer(admin_client):
-    # The guard wraps every admin view (hub.sitio_admin.SitioAdmin.admin_view), not only lists.
+    # The guard wraps every admin view (hub.administracion.sitio.SitioAdmin.admin_view), not only
+    # lists.
     r = admin_client.get(f"{AUDITORIA}exportar/?request_id=%00")
     assert r.status_code == 302
     assert r["Location"] == f"{AUDITORIA}exportar/?e=1"

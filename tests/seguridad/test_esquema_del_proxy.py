@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from hub.ip import redes_confiables
+from hub.http.ip import redes_confiables
 
 pytestmark = pytest.mark.django_db
 

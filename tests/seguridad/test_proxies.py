@@ -10,7 +10,7 @@ import pytest
 from django.test import RequestFactory
 
 from apps.mcp.models import RegistroAuditoria
-from hub.ip import ip_cliente, redes_confiables
+from hub.http.ip import ip_cliente, redes_confiables
 from hub.models import Limites
 from tests.mcp.factories import nueva_clave
 from tests.mcp_cliente import URL, ajustar

@@ -19,7 +19,7 @@ from django.test import Client
 from gunicorn.config import Config
 
 from apps.cuentas.views import NuevaContrasenaView
-from hub import logs
+from hub.observabilidad import logs
 from tests.factories import UserFactory
 from tests.procesos import RAIZ
 from tests.seguridad import sesiones, textos_de_fila, volcado_cache

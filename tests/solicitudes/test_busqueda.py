@@ -8,8 +8,8 @@ from django.db import connection
 from apps.solicitudes import services
 from apps.solicitudes.demo_masivo import cargar_masivo
 from apps.solicitudes.models import Solicitud
-from hub.demo import ContextoDemo
-from hub.texto import normalizar
+from hub.busqueda.texto import normalizar
+from hub.operacion.demo import ContextoDemo
 from tests.factories import GroupFactory
 from tests.solicitudes.factories import radicar, tipo_con_etapas
 

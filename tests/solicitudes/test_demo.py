@@ -11,7 +11,7 @@ from apps.cuentas import demo as demo_cuentas
 from apps.solicitudes import demo, selectors
 from apps.solicitudes.demo_masivo import cargar_masivo
 from apps.solicitudes.models import Consecutivo, Estado, Solicitud, Tarea
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 
 pytestmark = pytest.mark.django_db
 

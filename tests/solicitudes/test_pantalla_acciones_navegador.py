@@ -9,7 +9,7 @@ import pytest
 from apps.marca import demo as marca_demo
 from apps.solicitudes import services
 from apps.solicitudes.models import Comentario, Solicitud, Tarea
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_texto import ancho_de_pagina, capturar, palabras_partidas
 from tests.solicitudes.factories import persona

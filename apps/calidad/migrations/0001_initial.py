@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 import apps.calidad.uid
-import hub.busqueda
+import hub.busqueda.columnas
 
 
 class Migration(migrations.Migration):
@@ -167,7 +167,7 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
-        hub.busqueda.IndiceTrigrama(
+        hub.busqueda.columnas.IndiceTrigrama(
             model_name="documento", columna="busqueda", nombre="calidad_doc_busqueda_trgm"
         ),
     ]

@@ -1,8 +1,8 @@
-"""The word index of the search columns on PostgreSQL (hub/busqueda.py); nothing on SQLite."""
+"""The word index of the search columns on PostgreSQL (hub/busqueda/columnas.py); nothing on SQLite."""
 
 from django.db import migrations
 
-from hub.busqueda import IndicePalabras
+from hub.busqueda.columnas import IndicePalabras
 
 
 class Migration(migrations.Migration):

@@ -11,8 +11,8 @@ from django.contrib import admin
 
 from apps.mcp.models import AjustesAsistente, normalizar_origen
 from apps.mcp.registro import registro
-from hub.formularios import CampoDuracion, CampoLineas
-from hub.sitio_admin import AdminUnico
+from hub.administracion.formularios import CampoDuracion, CampoLineas
+from hub.administracion.sitio import AdminUnico
 
 CAMBIOS = ("escrituras_habilitadas", "aprobar_en_el_hub", "confirmacion_segundos")
 ACCESO = (

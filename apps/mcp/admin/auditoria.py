@@ -21,7 +21,7 @@ from apps.mcp.admin.columnas import filtro_codigos, insignia
 from apps.mcp.admin.solo_lectura import AdminSoloLectura
 from apps.mcp.etiquetas import etiqueta
 from apps.mcp.models import RegistroAuditoria
-from hub.sitio_admin import fecha_corta
+from hub.administracion.sitio import fecha_corta
 
 FORMATO = "%Y-%m-%d %H:%M:%S"  # the CSV's, sortable
 FORMATO_ADMIN = "%d/%m/%Y %H:%M:%S"  # the admin's one style, with seconds

@@ -19,8 +19,8 @@ from apps.mcp import areas, services
 from apps.mcp.admin.columnas import insignia
 from apps.mcp.entrega import Entrega
 from apps.mcp.models import ClaveApi, Credencial, TokenPersonal
-from hub.admin_acciones import AccionDeObjeto, AdminConAcciones, accion_masiva
-from hub.sitio_admin import fecha_corta
+from hub.administracion.acciones import AccionDeObjeto, AdminConAcciones, accion_masiva
+from hub.administracion.sitio import fecha_corta
 
 # The secret of a new key waits for the "key created" page (cookie path: the keys' admin).
 ENTREGA_CLAVE = Entrega("clave", "/admin/mcp/claveapi/")

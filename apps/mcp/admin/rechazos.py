@@ -10,7 +10,7 @@ from apps.mcp.admin.columnas import filtro_codigos, insignia
 from apps.mcp.admin.solo_lectura import AdminSoloLectura
 from apps.mcp.etiquetas import etiqueta
 from apps.mcp.models import RechazoAsistente
-from hub.sitio_admin import fecha_corta
+from hub.administracion.sitio import fecha_corta
 
 
 class FiltroFecha(admin.DateFieldListFilter):

@@ -8,8 +8,8 @@ from rest_framework import serializers
 
 from apps.mcp import ayuda
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
-from hub.serializadores import Estricto
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
+from hub.http.serializadores import Estricto
 
 
 class ArgsBuscarAyuda(Estricto):

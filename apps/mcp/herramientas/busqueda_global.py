@@ -24,8 +24,8 @@ from apps.solicitudes.herramientas.buscar import (
 )
 from apps.solicitudes.models import Solicitud
 from apps.solicitudes.selectors import aplicar_criterios
-from hub.busqueda import un_vocabulario
-from hub.serializadores import texto_buscable
+from hub.busqueda.columnas import un_vocabulario
+from hub.http.serializadores import texto_buscable
 
 AMBITOS = ("solicitudes", "documentos", "presupuesto")
 # The area of the connection each scope needs (apps.mcp.areas): a connection searches only the

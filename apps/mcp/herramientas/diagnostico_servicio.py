@@ -16,7 +16,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta, registro
-from hub.serializadores import Estricto
+from hub.http.serializadores import Estricto
 
 logger = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ from rest_framework import serializers
 from apps.cuentas.models import User
 from apps.mcp import llamadas
 from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
-from hub.serializadores import Estricto
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
+from hub.http.serializadores import Estricto
 
 
 class ArgsMisAccesos(Estricto):

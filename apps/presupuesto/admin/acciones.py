@@ -9,7 +9,7 @@ from django.contrib.admin.helpers import ActionForm
 from django.http import HttpRequest
 
 from apps.presupuesto.services import ErrorPresupuesto
-from hub.admin_acciones import AccionesDeServicio, Operacion
+from hub.administracion.acciones import AccionesDeServicio, Operacion
 
 
 class FormularioAccionMotivo(ActionForm):

@@ -12,7 +12,7 @@ from apps.presupuesto.admin.servicio import AdminServicio, FormularioServicio
 from apps.presupuesto.estados import EstadoExpedicion
 from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.models import Cdp, MovimientoCdp, MovimientoRp, Rp
-from hub.sitio_admin import columna_corta, columna_de, columna_fecha
+from hub.administracion.sitio import columna_corta, columna_de, columna_fecha
 
 # Amounts are shown in pesos ("$ 10.400.000,00") through the admins' *_pesos methods.
 SALDOS_CDP = ["valor_inicial_pesos", "valor_actual_pesos", "comprometido_pesos", "saldo_pesos"]

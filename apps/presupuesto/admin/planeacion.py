@@ -18,9 +18,9 @@ from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.models import Actividad, Asignacion, LineaPaa, Proyecto, Vigencia
 from apps.presupuesto.models.base import CERO
 from apps.presupuesto.services.celdas import certificado_celda
-from hub.busqueda import filtrar_texto
-from hub.sitio_admin import columna_corta, columna_de
-from hub.texto import MESES
+from hub.administracion.sitio import columna_corta, columna_de
+from hub.busqueda.columnas import filtrar_texto
+from hub.busqueda.texto import MESES
 
 
 class FormularioVigencia(forms.ModelForm):

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.db.models import Model
 
 from apps.presupuesto.services import ErrorPresupuesto
-from hub.busqueda import filtrar_texto
+from hub.busqueda.columnas import filtrar_texto
 
 
 class _Ensayo(Exception):

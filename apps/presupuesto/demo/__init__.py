@@ -40,7 +40,7 @@ from apps.presupuesto.models import (
     Rp,
     Vigencia,
 )
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 
 __all__ = ["CDP_POR_ESCALA", "cargar"]
 

@@ -23,7 +23,7 @@ from apps.presupuesto.demo.planeacion import (
 )
 from apps.presupuesto.estados import EstadoCdp, EstadoLinea, EstadoRp
 from apps.presupuesto.models import Asignacion, Cdp, LineaPaa, MovimientoRp, Proyecto, Rp
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 
 
 def cargar_masivo(ctx: ContextoDemo, vigencia, areas) -> int:

@@ -16,8 +16,8 @@ from apps.mcp.registro import ENCONTRADO_FALSO, ErrorHerramienta, Llamada, Resul
 from apps.presupuesto.estados import EstadoExpedicion
 from apps.presupuesto.herramientas.esquemas import TEXTO, TEXTO_O_NULO
 from apps.presupuesto.herramientas.formato import limpio
-from hub.serializadores import Estricto
-from hub.texto import recortar
+from hub.busqueda.texto import recortar
+from hub.http.serializadores import Estricto
 
 ESTADO_EXPEDICION = {"type": ["string", "null"], "enum": [*EstadoExpedicion.values, None]}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from apps.mcp.registro import ErrorHerramienta
 from apps.presupuesto.selectors import FiltroInvalido
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
 
 
 def sin_vigencia() -> ErrorHerramienta:

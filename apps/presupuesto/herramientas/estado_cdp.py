@@ -23,7 +23,7 @@ from apps.presupuesto.herramientas.esquemas import (
 from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.herramientas.permisos import PLANEACION
 from apps.presupuesto.selectors import ficha_cdp
-from hub.texto import recortar
+from hub.busqueda.texto import recortar
 
 ArgsEstadoCdp = argumentos("CDP", "CDP-2026-00012")
 

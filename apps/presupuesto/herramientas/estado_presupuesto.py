@@ -38,7 +38,7 @@ from apps.presupuesto.herramientas.formato import (
 )
 from apps.presupuesto.herramientas.permisos import REPORTES
 from apps.presupuesto.selectors import MAX_COINCIDENCIAS, FiltroInvalido, tablero
-from hub.serializadores import Estricto
+from hub.http.serializadores import Estricto
 
 
 def filtro_area() -> serializers.CharField:

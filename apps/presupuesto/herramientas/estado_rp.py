@@ -16,7 +16,7 @@ from apps.presupuesto.herramientas.esquemas import CONTEO, ENTERO, FECHA_O_NULO,
 from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.herramientas.permisos import PLANEACION
 from apps.presupuesto.selectors import ficha_rp
-from hub.texto import recortar
+from hub.busqueda.texto import recortar
 
 ArgsEstadoRp = argumentos("RP", "RP-2026-00007")
 

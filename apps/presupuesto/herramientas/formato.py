@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
 
 # The summary for a person names at most this many projects or areas; the data has them all.
 MAX_EN_RESUMEN = 8

@@ -18,9 +18,9 @@ from apps.presupuesto.herramientas.esquemas import CONTEO, TEXTO, TEXTO_O_NULO, 
 from apps.presupuesto.herramientas.formato import limpio, pesos
 from apps.presupuesto.herramientas.permisos import PERSONALIZADOS
 from apps.presupuesto.reportes import FORMATOS, FUENTES, MAX_FILTROS, MAX_ORDEN, MAX_VALORES
-from hub.enlaces import absoluta
-from hub.serializadores import Estricto
-from hub.texto import limpiar, recortar
+from hub.busqueda.texto import limpiar, recortar
+from hub.http.enlaces import absoluta
+from hub.http.serializadores import Estricto
 
 MAX_PETICION = 300
 CAMPOS = sorted({nombre for fuente in FUENTES.values() for nombre in fuente.campos})

@@ -40,8 +40,8 @@ from apps.presupuesto.herramientas.formato import (
 )
 from apps.presupuesto.herramientas.permisos import PLANEACION, REPORTES
 from apps.presupuesto.selectors import FiltroInvalido, paa_mes, resumen_area
-from hub.serializadores import Estricto
-from hub.texto import MESES, recortar
+from hub.busqueda.texto import MESES, recortar
+from hub.http.serializadores import Estricto
 
 # Months of the years 2000 to 2100, as the validation below accepts.
 PATRON_MES = r"^(20\d{2}|2100)-(0[1-9]|1[0-2])$"

@@ -7,7 +7,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import hub.busqueda
+import hub.busqueda.columnas
 
 
 class Migration(migrations.Migration):
@@ -1026,16 +1026,16 @@ class Migration(migrations.Migration):
                 name="presupuesto_cdp_sin_sobregiro",
             ),
         ),
-        hub.busqueda.IndiceTrigrama(
+        hub.busqueda.columnas.IndiceTrigrama(
             model_name="proyecto", columna="busqueda", nombre="presupuesto_proyecto_trgm"
         ),
-        hub.busqueda.IndiceTrigrama(
+        hub.busqueda.columnas.IndiceTrigrama(
             model_name="lineapaa", columna="busqueda", nombre="presupuesto_linea_trgm"
         ),
-        hub.busqueda.IndiceTrigrama(
+        hub.busqueda.columnas.IndiceTrigrama(
             model_name="cdp", columna="busqueda", nombre="presupuesto_cdp_trgm"
         ),
-        hub.busqueda.IndiceTrigrama(
+        hub.busqueda.columnas.IndiceTrigrama(
             model_name="rp", columna="busqueda", nombre="presupuesto_rp_trgm"
         ),
     ]

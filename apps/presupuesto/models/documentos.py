@@ -32,7 +32,7 @@ from apps.presupuesto.models.base import (
     campo_valor,
 )
 from apps.presupuesto.models.planeacion import LineaPaa, Proyecto, Vigencia
-from hub.busqueda import ConBusqueda, filtrar_texto
+from hub.busqueda.columnas import ConBusqueda, filtrar_texto
 
 
 def _usuario(related_name: str = "+", verbose: str = "usuario") -> models.ForeignKey:

@@ -18,8 +18,8 @@ from apps.presupuesto.models.base import (
     campo_valor,
     usuario_activo,
 )
-from hub.busqueda import ConBusqueda
-from hub.texto import normalizar
+from hub.busqueda.columnas import ConBusqueda
+from hub.busqueda.texto import normalizar
 
 
 class VigenciaQuerySet(models.QuerySet):
@@ -196,7 +196,7 @@ class LineaPaaQuerySet(VisiblesQuerySet):
         return self.filter(mes_inicio=mes.replace(day=1))
 
     def buscar(self, texto: str) -> LineaPaaQuerySet:
-        from hub.busqueda import filtrar_texto
+        from hub.busqueda.columnas import filtrar_texto
 
         return filtrar_texto(self, texto)
 

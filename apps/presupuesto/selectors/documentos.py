@@ -7,7 +7,7 @@ import datetime
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 
 from apps.presupuesto.models import Cdp, Rp
-from hub.texto import limpiar, normalizar
+from hub.busqueda.texto import limpiar, normalizar
 
 
 def _fecha(valor: datetime.date | None) -> str | None:

@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from apps.cuentas.models import Area
 from apps.presupuesto.models import Proyecto, Vigencia
 from apps.presupuesto.models.base import areas_de, usuario_activo, ve_todas_las_areas
-from hub.texto import normalizar
+from hub.busqueda.texto import normalizar
 
 MAX_COINCIDENCIAS = 10
 

@@ -28,7 +28,7 @@ from apps.presupuesto.selectors.filtros import (
     resolver_areas,
     resolver_proyectos,
 )
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
 
 MAX_MAYORES = 5
 

@@ -6,7 +6,7 @@ import datetime
 from decimal import Decimal, InvalidOperation
 
 from apps.presupuesto.services.errores import ErrorPresupuesto
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
 
 CENTAVO = Decimal("0.01")
 # 18 digits with 2 decimals: anything from 10^16 up does not fit the columns.

@@ -19,8 +19,8 @@ from apps.presupuesto.herramientas.estado_presupuesto import filtro_area
 from apps.presupuesto.models import Cdp, LineaPaa, Rp
 from apps.presupuesto.selectors.filtros import FiltroInvalido
 from apps.presupuesto.selectors.listados import areas_visibles, filtrados
-from hub import listas
-from hub.serializadores import ConFechas
+from hub.busqueda import listas
+from hub.http.serializadores import ConFechas
 
 
 class FiltrosPresupuesto(ConFechas):

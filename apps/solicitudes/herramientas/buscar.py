@@ -13,9 +13,9 @@ from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.herramientas.permisos import PERMISOS_SOLICITUDES
 from apps.solicitudes.models import Estado, Solicitud
 from apps.solicitudes.selectors import solicitudes_filtradas
-from hub.busqueda import total_y_pagina
-from hub.serializadores import ConFechas
-from hub.texto import limpiar
+from hub.busqueda.columnas import total_y_pagina
+from hub.busqueda.texto import limpiar
+from hub.http.serializadores import ConFechas
 
 PERMISO_TODAS = "solicitudes.ver_todas"
 

@@ -25,8 +25,8 @@ from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.herramientas.permisos import PERMISOS_SOLICITUDES
 from apps.solicitudes.herramientas.validacion import texto_limpio
 from apps.solicitudes.models import Solicitud
-from hub.serializadores import Estricto
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
+from hub.http.serializadores import Estricto
 
 # The service calls the text `texto`; the tool's argument is `comentario`.
 _CAMPOS = {"texto": "comentario"}

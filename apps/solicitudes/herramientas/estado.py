@@ -18,8 +18,8 @@ from apps.mcp.registro import (
 from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.models import Estado, Solicitud
 from apps.solicitudes.selectors import RELACIONES_ESTADO, solicitud_publica, solicitud_visible
-from hub.serializadores import Estricto
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
+from hub.http.serializadores import Estricto
 
 # One answer for "does not exist", "you cannot see it" and "the e-mail does not match":
 # nothing tells a guesser which one it was.

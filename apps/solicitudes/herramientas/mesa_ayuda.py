@@ -18,8 +18,8 @@ from apps.solicitudes.herramientas.errores import error_de_dominio
 from apps.solicitudes.herramientas.esquemas import ENLACE, ESTADO, FECHA, TEXTO, objeto
 from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.herramientas.validacion import texto_limpio
-from hub.serializadores import Estricto
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
+from hub.http.serializadores import Estricto
 
 _SEVERIDAD = {"type": "string", "enum": list(services.SEVERIDADES)}
 

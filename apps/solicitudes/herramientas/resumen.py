@@ -23,8 +23,8 @@ from apps.solicitudes.herramientas.esquemas import (
 )
 from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.models import CampoFormulario, Evento, Solicitud
-from hub.serializadores import Estricto
-from hub.texto import limpiar, recortar
+from hub.busqueda.texto import limpiar, recortar
+from hub.http.serializadores import Estricto
 
 # How many chat messages incluir_comentarios adds, and how long each text may be.
 MAX_COMENTARIOS = 5

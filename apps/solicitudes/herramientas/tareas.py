@@ -25,8 +25,8 @@ from apps.solicitudes.herramientas.esquemas import (
 )
 from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.models import Tarea
-from hub.serializadores import Estricto
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
+from hub.http.serializadores import Estricto
 
 
 class ArgsMisTareas(Estricto):

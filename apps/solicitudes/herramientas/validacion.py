@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
 
 
 def texto_limpio(valor: str, minimo: int) -> str:

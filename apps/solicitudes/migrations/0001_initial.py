@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import migrations, models
 
 import apps.solicitudes.models.indices
-from hub.busqueda import IndiceTrigrama
+from hub.busqueda.columnas import IndiceTrigrama
 
 
 class Migration(migrations.Migration):

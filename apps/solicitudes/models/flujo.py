@@ -7,7 +7,7 @@ from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 
-from hub.texto import normalizar
+from hub.busqueda.texto import normalizar
 
 validar_prefijo = RegexValidator(
     r"^[A-Z]{2,6}$", "El prefijo son de 2 a 6 letras mayúsculas sin tildes (p. ej. SOL)."

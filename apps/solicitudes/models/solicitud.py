@@ -14,7 +14,7 @@ from django.utils import timezone
 from apps.solicitudes.models.bandeja import Comentario, Evento, Tarea, ids_roles, usuario_valido
 from apps.solicitudes.models.flujo import Etapa, TipoSolicitud
 from apps.solicitudes.models.indices import IndiceNulosAlFinal
-from hub.busqueda import ConBusqueda, filtrar_texto
+from hub.busqueda.columnas import ConBusqueda, filtrar_texto
 
 
 class Estado(models.TextChoices):

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from apps.solicitudes.models import Comentario, Etapa, Evento, Solicitud
 from apps.solicitudes.services.validacion import MAX_COMENTARIO, validar_texto
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
 
 
 def nombre_actor(usuario) -> str:

@@ -11,7 +11,7 @@ from django.core.validators import validate_email
 
 from apps.solicitudes.errores import DatosInvalidos
 from apps.solicitudes.models import CampoFormulario, Solicitud
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
 
 _NOMBRE_CAMPO = re.compile(r"^[a-z0-9_]{1,60}$")
 MAX_VALOR_CAMPO = 10_000

@@ -11,7 +11,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from hub.demo import ContextoDemo
+from hub.operacion.demo import ContextoDemo
 
 
 class Command(BaseCommand):
@@ -33,7 +33,7 @@ class Command(BaseCommand):
         inicio = time.monotonic()
         for config in apps.get_app_configs():
             if config.name == "hub":
-                continue  # hub.demo is this plumbing, not a loader
+                continue  # hub.operacion.demo is this plumbing, not a loader
             try:
                 modulo = importlib.import_module(f"{config.name}.demo")
             except ModuleNotFoundError as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from hub import salud
+from hub.observabilidad import salud
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from hub import retencion
+from hub.operacion import retencion
 
 
 class Command(BaseCommand):

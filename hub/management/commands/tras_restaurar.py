@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from hub import coherencia
+from hub.cache import coherencia
 from hub.models import Coherencia
 
 

@@ -108,7 +108,7 @@ def red_de(ip: str) -> str:
 
 
 def decidir(request: HttpRequest) -> str:
-    """Decide the client's address once, as the request comes in (hub.middleware), and keep it
+    """Decide the client's address once, as the request comes in (hub.http.middleware), and keep it
     on the request: `request.ip_cliente`, and `request.red_cliente` as per-IP limits count it
     (`red_de`). Later code reads them there; returns the address."""
     request.ip_cliente = ip = ip_cliente(request)

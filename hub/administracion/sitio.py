@@ -17,8 +17,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import capfirst
 
-from hub import gramatica
-from hub.admin_nulos import sin_nulos
+from hub.administracion import gramatica
+from hub.administracion.nulos import sin_nulos
 
 if TYPE_CHECKING:  # not at import: this module loads with the settings, before the apps
     from django.contrib.auth.views import LogoutView
@@ -177,7 +177,8 @@ class AdminEspanol(admin.ModelAdmin):
 
 
 class AdminUnico(admin.ModelAdmin):
-    """A singleton (`hub.singleton.ModeloUnico`): its list opens the one form; no add, no delete."""
+    """A singleton (`hub.cache.singleton.ModeloUnico`): its list opens the one form; no add, no
+    delete."""
 
     change_form_template = "admin/unico/change_form.html"
 
@@ -250,4 +251,4 @@ class SitioAdmin(admin.AdminSite):
 class AdminHubConfig(AdminConfig):
     """django.contrib.admin with SitioAdmin as the default site."""
 
-    default_site = "hub.sitio_admin.SitioAdmin"
+    default_site = "hub.administracion.sitio.SitioAdmin"

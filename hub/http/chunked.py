@@ -24,7 +24,7 @@ from django.core.handlers.wsgi import LimitedStream
 from django.http import HttpRequest, HttpResponse
 from gunicorn.http.errors import ParseException
 
-from hub import respuestas
+from hub.http import respuestas
 
 logger = logging.getLogger(__name__)
 

@@ -35,7 +35,7 @@ from django.db import connections, models
 from django.db.migrations.operations.base import Operation
 from django.db.models import Count, Window
 
-from hub.texto import normalizar
+from hub.busqueda.texto import normalizar
 
 PIEZA = 250  # longest vocabulary entry, in characters (at most 1,000 bytes)
 SOLAPE = 125  # pieces start every SOLAPE characters: a query word this long lies in one

@@ -29,7 +29,7 @@ from django.urls import get_resolver, get_urlconf
 from django.utils.html import escape
 from django.utils.http import escape_leading_slashes
 
-from hub import respuestas
+from hub.http import respuestas
 
 logger = logging.getLogger("hub.errores")
 
@@ -87,7 +87,7 @@ def pagina(
         logger.exception("no fue posible dibujar la página de error %s", status)
         html = _respaldo(request, titulo, status)
     respuesta = HttpResponse(html, status=status, headers=dict(headers or {}))
-    respuesta.pagina_de_marca = True  # under DEBUG too it keeps the CSP (hub.seguridad)
+    respuesta.pagina_de_marca = True  # under DEBUG too it keeps the CSP (hub.http.seguridad)
     return respuesta
 
 

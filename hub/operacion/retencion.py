@@ -15,7 +15,7 @@ from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.db.models import QuerySet
 
-from hub.enganches import Enganche
+from hub.operacion.enganches import Enganche
 
 LOTE = 5000
 

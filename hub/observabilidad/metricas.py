@@ -7,7 +7,7 @@ variable (runserver, tests) the values live in the process.
 
 Every label takes a bounded set of values: the URL pattern's route (never the raw path), the
 method among the known ones, the status; the tool's registered name and its result code; the
-limit's group; nothing a client can shape. The endpoint is hub/metricas_vista.py.
+limit's group; nothing a client can shape. The endpoint is hub/observabilidad/metricas_vista.py.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def herramienta(nombre: str, resultado: str, segundos: float | None = None) -> N
 
 
 def rechazos_de_limites(contar: F) -> F:
-    """Decorator of hub.limites.contar: a count that finds its limit spent is a refusal of that
+    """Decorator of hub.http.limites.contar: a count that finds its limit spent is a refusal of that
     limit (its group, a name written in the code). Past the limit after counting this request,
     or, for a look that does not count (incrementar=False), already at it."""
 

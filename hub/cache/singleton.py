@@ -6,7 +6,7 @@ delete-on-change cache lets a reader on another host that read the old row just 
 store it just after that commit's delete; it would then be served for the whole TTL. With the
 generation, such an entry carries the generation it read, which the change has replaced.
 
-Entry keys also carry hub.coherencia's seal (the database's identity and cache generation): an
+Entry keys also carry hub.cache.coherencia's seal (the database's identity and cache generation): an
 invalidation the cache never received (hung, unwritable, or restored from an old snapshot) bumps
 the generation in the database, and within the bound every process reads other keys; entries of
 another database (a restore, a new SQLite file) are never read. The generation keys beside them
@@ -30,7 +30,7 @@ from typing import Any, Self
 from django.core.cache import cache
 from django.db import DatabaseError, models, transaction
 
-from hub import coherencia
+from hub.cache import coherencia
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +38,8 @@ logger = logging.getLogger(__name__)
 # Rows already read during the current request: the global limit and a view's own rule both read
 # Limites, and each read would be a cache round trip. One request is short, so it sees one value;
 # the next request reads the shared cache again (a change on another host is seen at once). The
-# seal (hub.coherencia) is kept here too, under the Coherencia model: every versioned read of a
+# seal (hub.cache.coherencia) is kept here too, under the Coherencia model: every versioned read of
+# a
 # request asks for it, and one request reads all its entries under one seal.
 _leidos: contextvars.ContextVar[dict[type, Any] | None] = contextvars.ContextVar(
     "hub_singletons_leidos", default=None
@@ -56,7 +57,7 @@ def memoria_de_peticion() -> Iterator[None]:
 
 
 # The last value of each singleton this process read: the guess for the next request's one round
-# trip (hub.precarga), never an answer (a request's answers come from the shared cache).
+# trip (hub.cache.precarga), never an answer (a request's answers come from the shared cache).
 _vistos: dict[type, Any] = {}
 _prediciendo: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "hub_singletons_prediciendo", default=False
@@ -67,7 +68,7 @@ _prediciendo: contextvars.ContextVar[bool] = contextvars.ContextVar(
 def prediccion() -> Iterator[None]:
     """Within this block `cargar()` gives this process's last value, without reading the cache.
 
-    For guessing only (which rate-limit keys a request will count, see hub.precarga).
+    For guessing only (which rate-limit keys a request will count, see hub.cache.precarga).
     """
     token = _prediciendo.set(True)
     try:
@@ -77,7 +78,8 @@ def prediccion() -> Iterator[None]:
 
 
 def _sello() -> str:
-    """hub.coherencia's seal: once per request within `memoria_de_peticion`, else at each call.
+    """hub.cache.coherencia's seal: once per request within `memoria_de_peticion`, else at each
+    call.
 
     Raises DatabaseError when the database cannot say (then nothing is kept: the next read asks).
     """
@@ -231,7 +233,7 @@ class ModeloUnico(models.Model):
 
     @classmethod
     def claves_cache(cls) -> list[str]:
-        """The cache keys `cargar()` reads (for hub.precarga)."""
+        """The cache keys `cargar()` reads (for hub.cache.precarga)."""
         return claves_versionado(cls._clave_cache())
 
     @classmethod

@@ -95,7 +95,7 @@ def _recibido(request: HttpRequest) -> str:
 
 def iniciar(request: HttpRequest, *, ip: str) -> contextvars.Token:
     """Open the request's logging context; `terminar` closes it. The client's address comes
-    from the caller (hub.ip decides it once per request): logging does not work it out."""
+    from the caller (hub.http.ip decides it once per request): logging does not work it out."""
     peticion = Peticion(
         request_id=uuid.uuid4().hex,
         request_id_recibido=_recibido(request),

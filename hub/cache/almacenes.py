@@ -12,7 +12,7 @@ assistant settings, the write switch) and the published brand.
 - after a connection failure or timeout the cache is skipped for HUB_CACHE_PAUSA seconds: a hung
   Redis (stopped, not refusing) would otherwise make every request wait its socket timeout on
   every cache call; callers then act as for a dead cache (DESIGN.md section 5);
-- `una_ida`: a request's cache work in one round trip (hub.precarga).
+- `una_ida`: a request's cache work in one round trip (hub.cache.precarga).
 
 Its `add` and `incr` each keep Django's contract on their own, and django-ratelimit counts
 through them: an add, then an incr when the window's key exists (the sequence `una_ida` serves;
@@ -38,7 +38,7 @@ from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
-from hub import metricas
+from hub.observabilidad import metricas
 
 logger = logging.getLogger(__name__)
 
@@ -63,10 +63,10 @@ _NO_LEIDA = object()
 _FALLOS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
 
 
-# Called when a cache client sees its cache answer again after a failure (hub.coherencia bumps
+# Called when a cache client sees its cache answer again after a failure (hub.cache.coherencia bumps
 # the database's cache generation: what the cache kept meanwhile is not trusted).
 AL_VOLVER: list[Callable[[], None]] = []
-# Called with the server's run_id on each new Redis connection (hub.coherencia puts it in the
+# Called with the server's run_id on each new Redis connection (hub.cache.coherencia puts it in the
 # seal): a restarted Redis, maybe loaded from an old snapshot, is another cache.
 AL_CONECTAR: list[Callable[[str], None]] = []
 

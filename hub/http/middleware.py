@@ -14,11 +14,13 @@ from django.contrib.sessions.middleware import SessionMiddleware
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 
-from hub import chunked, logs, paginas_error, precarga, respuestas, seguridad
-from hub.ip import decidir, olvidar_esquema_ajeno
-from hub.limites import CacheNoDisponible, clave_ip, contar
+from hub.cache import precarga
+from hub.cache.singleton import memoria_de_peticion
+from hub.http import chunked, paginas_error, respuestas, seguridad
+from hub.http.ip import decidir, olvidar_esquema_ajeno
+from hub.http.limites import CacheNoDisponible, clave_ip, contar
 from hub.models import Limites
-from hub.singleton import memoria_de_peticion
+from hub.observabilidad import logs
 
 logger = logging.getLogger("hub.errores")
 acceso = logging.getLogger("hub.acceso")
@@ -104,7 +106,7 @@ class LimiteGlobalMiddleware:
     """The global per-IP limit of every path (429 past it) and its X-RateLimit-Global-* headers.
 
     With Redis, the request's whole cache work (this count, the view's own limit, the singletons,
-    the identity, the brand...) is fetched here in one round trip (hub.precarga).
+    the identity, the brand...) is fetched here in one round trip (hub.cache.precarga).
     """
 
     # /salud/ is exempt: a probe must answer even with the database down, and probes from a load

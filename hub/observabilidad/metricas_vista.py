@@ -24,8 +24,8 @@ from prometheus_client import (
     multiprocess,
 )
 
-from hub import metricas_carpeta
-from hub.ip import direccion, ip_cliente
+from hub.http.ip import direccion, ip_cliente
+from hub.observabilidad import metricas_carpeta
 
 LOCALES = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
 

@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from rest_framework import serializers
 
-from hub.busqueda import total_y_pagina
+from hub.busqueda.columnas import total_y_pagina
 
 POR_PAGINA = 20
 PARAM_TEXTO = "q"
@@ -233,7 +233,7 @@ def paginar(
 ) -> Pagina:
     """The requested page of `qs` in the chosen order (the nearest page if out of range).
 
-    One query counts and picks the page's pks (hub.busqueda.total_y_pagina), `cargar` reads
+    One query counts and picks the page's pks (hub.busqueda.columnas.total_y_pagina), `cargar` reads
     those rows with what the page shows (one more); a page past the end costs one more pass.
     """
     ordenado = qs.order_by(*lectura.orden.campos)

@@ -18,7 +18,7 @@ from contextlib import contextmanager, suppress
 
 VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 CANDADO = ".candado"
-# The kinds of file the hub's metrics write (hub/metricas.py has no gauges).
+# The kinds of file the hub's metrics write (hub/observabilidad/metricas.py has no gauges).
 TIPOS = ("counter", "histogram")
 
 

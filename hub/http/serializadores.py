@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from hub.texto import limpiar
+from hub.busqueda.texto import limpiar
 
 # JSON type each kind of field accepts, so validation agrees with the JSON Schema we publish:
 # DRF alone would take 123 for a string, "5" for an integer and "true" for a boolean.

@@ -10,10 +10,10 @@ from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from hub import limites
-from hub.limites import Regla, Uso
-from hub.parsers import ParserJSON
-from hub.respuestas import RenderizadorJSON
+from hub.http import limites
+from hub.http.limites import Regla, Uso
+from hub.http.parsers import ParserJSON
+from hub.http.respuestas import RenderizadorJSON
 
 
 class SinNegociar(BaseContentNegotiation):
@@ -50,7 +50,7 @@ class VistaPublica(APIView):
 
     @classmethod
     def precargar(cls, request: HttpRequest, kwargs: dict[str, Any], plan: Any) -> None:
-        """hub.precarga: this view's own limits, and the keys `lecturas` names."""
+        """hub.cache.precarga: this view's own limits, and the keys `lecturas` names."""
         if request.method.lower() not in cls.http_method_names:
             return  # a 405 counts nothing and reads nothing
         if cls.reglas:
@@ -61,7 +61,7 @@ class VistaPublica(APIView):
 
     @classmethod
     def lecturas(cls, request: HttpRequest, **kwargs: Any) -> list[str]:
-        """Cache keys the view will read (for hub.precarga); none by default."""
+        """Cache keys the view will read (for hub.cache.precarga); none by default."""
         return []
 
     def perform_authentication(self, request: Request) -> None:

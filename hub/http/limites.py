@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from django.http import HttpRequest, HttpResponse
 from django_ratelimit.core import get_usage
 
-from hub import metricas, respuestas
-from hub.ip import decidir
+from hub.http import respuestas
+from hub.http.ip import decidir
+from hub.observabilidad import metricas
 
 logger = logging.getLogger(__name__)
 
@@ -44,8 +45,8 @@ class Uso:
 
 
 def clave_ip(request: HttpRequest) -> str:
-    """The client's address as per-IP limits count it (hub.ip.red_de): decided once as the
-    request came in (hub.ip.decidir); a request built by hand (tests) has it decided here."""
+    """The client's address as per-IP limits count it (hub.http.ip.red_de): decided once as the
+    request came in (hub.http.ip.decidir); a request built by hand (tests) has it decided here."""
     if not hasattr(request, "red_cliente"):
         decidir(request)
     return request.red_cliente

@@ -11,8 +11,8 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.request import Request
 
-from hub import respuestas
-from hub.api import VistaPublica
+from hub.http import respuestas
+from hub.http.api import VistaPublica
 from hub.openapi import componentes as c
 from hub.openapi import documentar as d
 

@@ -4,7 +4,7 @@ PostgreSQL cannot take NUL in a text query, so `?request_id=%00` on any admin li
 there (SQLite let it through). Django's admin answers wacky lookups with a redirect to the
 unfiltered list flagged `?e=1`; a NUL anywhere in the query (filter, search, key) gets the same,
 on every database, before the view runs any query of its own. It wraps the admin's views
-(`hub.sitio_admin.SitioAdmin.admin_view`), so no other request passes through it.
+(`hub.administracion.sitio.SitioAdmin.admin_view`), so no other request passes through it.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ caller's identity). `Plan` gathers those keys before the request is served; the 
 its part with a `precargar(request, kwargs, plan)` callable (a class attribute of a DRF view, an
 attribute of a plain view function). The counts are guessed with this process's last values of
 the singletons and identities: a wrong guess costs a second round trip, never a wrong count
-(see hub.cache.CacheRedis.una_ida). Only the Redis backend does this; the file cache of one host
+(see hub.cache.almacenes.CacheRedis.una_ida). Only the Redis backend does this; the file cache of
+one host
 answers each call on its own.
 """
 
@@ -22,8 +23,8 @@ from django.core.cache import caches
 from django.http import HttpRequest
 from django.urls import Resolver404, resolve
 
-from hub.cache import CacheRedis
-from hub.singleton import prediccion
+from hub.cache.almacenes import CacheRedis
+from hub.cache.singleton import prediccion
 
 
 @dataclass
@@ -39,7 +40,7 @@ class Plan:
         self.lecturas.extend(claves)
 
     def contar(self, funcion: Callable[[], Any]) -> None:
-        """The very call that will count the request (e.g. `hub.limites.aplicar`): run once
+        """The very call that will count the request (e.g. `hub.http.limites.aplicar`): run once
         while recording, so that the keys are django-ratelimit's own."""
         self.conteos.append(funcion)
 

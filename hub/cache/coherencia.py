@@ -1,6 +1,7 @@
 """The cache is never more authoritative than the database (issue 23; docs/decisiones.md).
 
-Every cache entry derived from the database (hub.singleton's versioned entries: the singletons,
+Every cache entry derived from the database (hub.cache.singleton's versioned entries: the
+singletons,
 the published brand, the assistant's identities, the signature verifications) is stored under a
 key that carries this process's *seal*: a digest of what the database says about the cache,
 
@@ -12,7 +13,8 @@ key that carries this process's *seal*: a digest of what the database says about
   xmin, the database's oid and the server's start time, which a restore in place, a dropped and
   recreated database or a restored cluster changes; SQLite: the file's device and inode, which a
   new or swapped-in file changes);
-- the Redis server's run_id, learned on each new connection (hub.cache.AL_CONECTAR): a Redis that
+- the Redis server's run_id, learned on each new connection (hub.cache.almacenes.AL_CONECTAR): a
+Redis that
   died and came back from an old snapshot answers as if nothing happened (redis-py reconnects
   without an error), with the invalidations made since the snapshot gone; its new run_id means
   new keys, and a changed run_id is read at once, as a new PostgreSQL connection is.
@@ -20,7 +22,7 @@ key that carries this process's *seal*: a digest of what the database says about
 A process reads them again at most every HUB_COHERENCIA_SEGUNDOS seconds (one small query on the
 first cached read after that time; the other requests run no SQL for it), and at once after it
 opened a new PostgreSQL connection (a restore kills the old ones). One request reads it once:
-hub.singleton keeps it with the request's singletons, so a request reads all its entries under
+hub.cache.singleton keeps it with the request's singletons, so a request reads all its entries under
 one seal (a new one counts from the next request, well within the bound). A new seal means new
 keys: nothing stored before is read again, whatever the cache kept or lost meanwhile. The
 rate-limit counters are not derived from the database and keep their keys.
@@ -216,7 +218,7 @@ def rotar_identidad() -> None:
 
 
 def cache_volvio() -> None:
-    """The circuit breaker saw the cache answer after a failure (hub.cache.Pausa).
+    """The circuit breaker saw the cache answer after a failure (hub.cache.almacenes.Pausa).
 
     Invalidations may have been lost while it failed (or it may have come back from an old
     snapshot): the next cached read bumps the generation. Not here: this runs inside a cache call.
@@ -248,7 +250,8 @@ def al_conectar(sender, connection, **kwargs) -> None:
 
 
 def cache_conectada(servidor: str) -> None:
-    """A new Redis connection (hub.cache.AL_CONECTAR): another server's run_id is another seal.
+    """A new Redis connection (hub.cache.almacenes.AL_CONECTAR): another server's run_id is another
+    seal.
 
     Called inside a cache call: it only marks the reading old, the next cached read rereads it.
     """

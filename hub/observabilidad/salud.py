@@ -21,7 +21,7 @@ from django.urls import path
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from hub.cache import describir as describir_cache
+from hub.cache.almacenes import describir as describir_cache
 
 logger = logging.getLogger(__name__)
 
@@ -167,5 +167,5 @@ def vista_salud(request: HttpRequest) -> HttpResponse:
     return respuesta
 
 
-# Mounted with include("hub.salud") so that the root URLconf needs a single line.
+# Mounted with include("hub.observabilidad.salud") so that the root URLconf needs a single line.
 urlpatterns = [path("", vista_salud, name="salud")]

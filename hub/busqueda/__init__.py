@@ -1,0 +1,1 @@
+"""Search and lists: the normalized search columns, list pages that find, and text normalization."""

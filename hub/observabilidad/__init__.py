@@ -1,0 +1,1 @@
+"""Observability: log lines, Prometheus metrics, health and ping."""

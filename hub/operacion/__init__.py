@@ -1,0 +1,2 @@
+"""Operations: start-up, connections, mail, deploy checks, retention, demo plumbing and start-up
+registries."""
