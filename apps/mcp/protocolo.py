@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -313,7 +314,11 @@ def vista_mcp(request: HttpRequest) -> HttpResponse:
 def _version_no_soportada(request: HttpRequest, version: str) -> HttpResponse:
     """A body in the 2026-07-28 envelope learns the versions the hub speaks (-32022, its
     fallback rule); any other request the 2025-06-18 answer, a 400 envelope."""
-    mensaje = revisiones.en_sobre_moderno(request.body)
+    try:
+        cuerpo = request.body
+    except RequestDataTooBig:  # too big to be read here: the 2025-06-18 answer, as before
+        cuerpo = b""
+    mensaje = revisiones.en_sobre_moderno(cuerpo)
     if mensaje is not None:
         rechazo = revisiones.version_no_soportada(version.strip(), VERSIONES)
         id_ = mensaje.get("id") if _id_valido(mensaje.get("id")) else None
