@@ -18,7 +18,7 @@ from apps.mcp import aprobaciones
 from apps.mcp.models import AjustesAsistente, Aprobacion, RegistroAuditoria
 from apps.solicitudes import services
 from tests.factories import GroupFactory
-from tests.mcp.test_oauth_sdk import Memoria, Persona, _proveedor, hub  # noqa: F401 (fixture)
+from tests.mcp.test_oauth_sdk import Memoria, Persona, hub, proveedor_sdk  # noqa: F401 (fixture)
 from tests.mcp_cliente import argumentos_demo, cargar_demo
 from tests.solicitudes.factories import tipo_con_etapas
 
@@ -94,7 +94,7 @@ def test_the_python_sdk_lists_and_calls_every_tool_and_both_writes_with_a_person
 def test_the_python_sdk_signs_in_with_oauth_and_writes_under_2026(hub, modo):  # noqa: F811
     base, persona, _personal = hub
     url = f"{base}/mcp/api/mcp"
-    proveedor = _proveedor(
+    proveedor = proveedor_sdk(
         url, Memoria(), Persona("sofia_sdk"), "asistente:leer asistente:escribir"
     )
     tipo = tipo_con_etapas(GroupFactory(name="Revisión 2026"), nombre="Certificado 2026")
