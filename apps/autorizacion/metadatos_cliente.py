@@ -7,7 +7,8 @@ loopback http, a reverse-domain private-use scheme), the authorization_code gran
 refresh_token) and its `code` response type and nothing else, a client_name that is text. The
 token_endpoint_auth_method is kept on the client, and the token endpoint accepts only that one. A
 field sent as null is a field not sent (RFC 7591 section 2), a grant or response type sent twice
-counts once (section 3.2.1 lets the server replace what was asked), and metadata the hub does not
+counts once (section 3.2.1 lets the server replace what was asked), the OpenID `application_type`
+that MCP clients send (native or web) is checked and answered back, and metadata the hub does not
 use (client_uri, scope...) is ignored. Every refusal carries its RFC 7591 error code and a
 description for people, in Spanish, that names the RFC fields and never the model's.
 """
@@ -35,6 +36,8 @@ ACOMPANANTES = frozenset({"refresh_token"})
 FLUJOS_REGISTRADOS = (*sorted(FLUJOS), *sorted(ACOMPANANTES))
 # RFC 7591 section 2.1: `code` is authorization_code's response type, and the only one here.
 TIPOS_RESPUESTA = ("code",)
+# OpenID Connect Registration section 2, sent by MCP clients since revision 2026-07-28.
+TIPOS_APLICACION = ("native", "web")
 # The model fields a registration fills, under the names the client sent them with.
 NOMBRES_RFC = {"redirect_uris": "redirect_uris", "name": "client_name"}
 
@@ -61,6 +64,7 @@ class Metadatos:
     redirect_uris: tuple[str, ...]
     nombre: str
     metodo: str  # token_endpoint_auth_method
+    tipo_aplicacion: str | None = None  # application_type, when the client sent one
 
     def campos(self) -> dict[str, str]:
         """The Aplicacion fields they fill: a client with no secret ("none") is public."""
@@ -101,7 +105,10 @@ def leer(cuerpo: bytes) -> Metadatos:
     nombre = datos.get("client_name", "")
     if not isinstance(nombre, str):
         raise MetadatosInvalidos("client_name debe ser texto.")
-    return Metadatos(redirect_uris=uris, nombre=nombre, metodo=metodo)
+    tipo = datos.get("application_type")
+    if tipo is not None and tipo not in TIPOS_APLICACION:
+        raise MetadatosInvalidos("application_type no admitido. Se admiten: native, web.")
+    return Metadatos(redirect_uris=uris, nombre=nombre, metodo=metodo, tipo_aplicacion=tipo)
 
 
 def _redirecciones(uris: object) -> tuple[str, ...]:

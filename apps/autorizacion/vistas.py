@@ -157,12 +157,12 @@ class Registro(View):
             aplicacion.save()
         logger.info("OAuth: cliente registrado (id %s)", aplicacion.pk)
         # It may carry client_secret (RFC 7591's examples answer it with no-store too).
-        return _sin_cache(
-            JsonResponse(self.respuesta(aplicacion, secreto, metadatos.metodo), status=201)
-        )
+        return _sin_cache(JsonResponse(self.respuesta(aplicacion, secreto, metadatos), status=201))
 
     @staticmethod
-    def respuesta(aplicacion: Aplicacion, secreto: str | None, metodo: str) -> dict:
+    def respuesta(
+        aplicacion: Aplicacion, secreto: str | None, metadatos: metadatos_cliente.Metadatos
+    ) -> dict:
         """RFC 7591 section 3.2.1: the client's metadata as stored, its id (and secret, once)."""
         datos = {
             "client_id": aplicacion.client_id,
@@ -170,8 +170,10 @@ class Registro(View):
             "redirect_uris": aplicacion.redirect_uris.split(),
             "grant_types": list(metadatos_cliente.FLUJOS_REGISTRADOS),
             "response_types": list(metadatos_cliente.TIPOS_RESPUESTA),
-            "token_endpoint_auth_method": metodo,
+            "token_endpoint_auth_method": metadatos.metodo,
         }
+        if metadatos.tipo_aplicacion is not None:
+            datos["application_type"] = metadatos.tipo_aplicacion
         if aplicacion.name:
             datos["client_name"] = aplicacion.name
         if secreto:

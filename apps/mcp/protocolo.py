@@ -1,8 +1,10 @@
-"""JSON-RPC 2.0 over one POST (MCP revision 2025-06-18): checks in order, then a method table.
+"""JSON-RPC 2.0 over one POST (MCP revisions 2025-06-18 and 2026-07-28): checks in order, then
+a method table per revision.
 
-Order (DESIGN 7): Origin -> Accept -> MCP-Protocol-Version -> credentials -> rate limit ->
-Content-Type -> JSON-RPC message. HTTP-level refusals are envelopes; protocol errors are JSON-RPC
-errors with HTTP 200; tool failures are tool results. Stateless: no Mcp-Session-Id, ever.
+Order: Origin -> Accept -> MCP-Protocol-Version -> credentials -> rate limit -> Content-Type ->
+JSON-RPC message (-> the 2026-07-28 envelope). HTTP-level refusals are envelopes; protocol errors
+are JSON-RPC errors, with HTTP 200 under 2025-06-18 and the statuses of apps.mcp.revisiones under
+2026-07-28; tool failures are tool results. Stateless: no Mcp-Session-Id, ever.
 """
 
 from __future__ import annotations
@@ -16,13 +18,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from apps.mcp import credenciales, llamadas, rechazos
+from apps.mcp import credenciales, llamadas, rechazos, revisiones
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
+from apps.mcp.registro import registro
 from hub.busqueda.texto import tiene_sustitutos
 from hub.http import respuestas
 from hub.http.limites import Uso, poner_cabeceras
@@ -59,12 +63,13 @@ INSTRUCCIONES = (
 
 
 class ErrorRPC(Exception):
-    """A JSON-RPC error answered with HTTP 200."""
+    """A JSON-RPC error (HTTP 200 under 2025-06-18; its own status under 2026-07-28)."""
 
-    def __init__(self, codigo: int, mensaje: str, id_: Any = None):
+    def __init__(self, codigo: int, mensaje: str, id_: Any = None, datos: Any = None):
         self.codigo = codigo
         self.mensaje = mensaje
         self.id = id_
+        self.datos = datos
         super().__init__(mensaje)
 
 
@@ -75,18 +80,26 @@ class Contexto:
     request: HttpRequest
     identidad: Identidad
     ajustes: AjustesAsistente
+    sobre: revisiones.Sobre | None = None  # the 2026-07-28 envelope; None under 2025-06-18
+
+
+CAPACIDADES = {"tools": {"listChanged": False}}
+
+
+def _servidor() -> dict[str, Any]:
+    return {
+        "name": "hub-mcp",
+        "title": "Asistente del hub institucional",
+        "version": str(settings.HUB_VERSION),
+    }
 
 
 def _initialize(ctx: Contexto, params: dict[str, Any]) -> dict[str, Any]:
     pedida = params.get("protocolVersion")
     return {
         "protocolVersion": pedida if pedida in VERSIONES else VERSION_ACTUAL,
-        "capabilities": {"tools": {"listChanged": False}},
-        "serverInfo": {
-            "name": "hub-mcp",
-            "title": "Asistente del hub institucional",
-            "version": str(settings.HUB_VERSION),
-        },
+        "capabilities": CAPACIDADES,
+        "serverInfo": _servidor(),
         "instructions": INSTRUCCIONES,
     }
 
@@ -106,12 +119,42 @@ def _tools_call(ctx: Contexto, params: dict[str, Any]) -> dict[str, Any]:
         raise ErrorRPC(INVALID_PARAMS, str(exc)) from None
 
 
-# The dispatcher: a later revision adds its methods here without touching the rest.
-METODOS: dict[str, Callable[[Contexto, dict[str, Any]], dict[str, Any]]] = {
+def _discover(ctx: Contexto, params: dict[str, Any]) -> dict[str, Any]:
+    return revisiones.descubrimiento(
+        soportadas=VERSIONES,
+        capacidades=CAPACIDADES,
+        servidor=_servidor(),
+        instrucciones=INSTRUCCIONES,
+    )
+
+
+def _tools_list_2026(ctx: Contexto, params: dict[str, Any]) -> dict[str, Any]:
+    return revisiones.herramientas(_tools_list(ctx, params))
+
+
+def _tools_call_2026(ctx: Contexto, params: dict[str, Any]) -> dict[str, Any]:
+    assert ctx.sobre is not None
+    nombre = params.get("name")
+    herramienta = registro.obtener(nombre) if isinstance(nombre, str) else None
+    if herramienta is not None and herramienta.escritura:
+        params = revisiones.con_estado_de_aprobacion(params)
+    return revisiones.llamada(_tools_call(ctx, params), params, ctx.sobre)
+
+
+Metodo = Callable[[Contexto, dict[str, Any]], dict[str, Any]]
+
+# The dispatcher, one table per revision: the same tools and checks, framed by each revision.
+METODOS: dict[str, Metodo] = {
     "initialize": _initialize,
     "ping": _ping,
     "tools/list": _tools_list,
     "tools/call": _tools_call,
+}
+# 2026-07-28: no initialize handshake and no ping; server/discover instead.
+METODOS_2026: dict[str, Metodo] = {
+    "server/discover": _discover,
+    "tools/list": _tools_list_2026,
+    "tools/call": _tools_call_2026,
 }
 
 
@@ -186,10 +229,12 @@ def _respuesta_rpc(cuerpo: dict[str, Any]) -> respuestas.RespuestaJSON:
     return respuestas.RespuestaJSON(cuerpo)
 
 
-def _error_rpc(exc: ErrorRPC) -> respuestas.RespuestaJSON:
-    return _respuesta_rpc(
-        {"jsonrpc": "2.0", "id": exc.id, "error": {"code": exc.codigo, "message": exc.mensaje}}
-    )
+def _error_rpc(exc: ErrorRPC, *, moderna: bool = False) -> respuestas.RespuestaJSON:
+    error: dict[str, Any] = {"code": exc.codigo, "message": exc.mensaje}
+    if exc.datos is not None:
+        error["data"] = exc.datos
+    estado = revisiones.ESTADOS_HTTP.get(exc.codigo, 200) if moderna else 200
+    return respuestas.RespuestaJSON({"jsonrpc": "2.0", "id": exc.id, "error": error}, status=estado)
 
 
 def _id_valido(valor: Any) -> bool:
@@ -256,16 +301,34 @@ def vista_mcp(request: HttpRequest) -> HttpResponse:
     if "HTTP_ACCEPT" in request.META and not _acepta_json(request.META["HTTP_ACCEPT"]):
         return respuestas.error(406, detalle="El asistente responde solo application/json.")
     version = request.META.get("HTTP_MCP_PROTOCOL_VERSION")
-    if version is not None and version.strip() not in VERSIONES:
-        return respuestas.error(
-            400,
-            "VERSION_NO_SOPORTADA",
-            f"MCP-Protocol-Version no soportada; use {' o '.join(VERSIONES)}.",
-        )
+    moderna = revisiones.es_moderna(version)
+    if version is not None and not moderna and version.strip() not in VERSIONES:
+        return _version_no_soportada(request, version)
     admision = credenciales.admitir(request, ajustes)
     if admision.rechazo is not None:
         return _rechazar(request, admision.rechazo, admision.uso, quien=admision.quien)
-    return poner_cabeceras(_atender(request, admision.identidad, ajustes), admision.uso)
+    respuesta = _atender(request, admision.identidad, ajustes, moderna=moderna)
+    return poner_cabeceras(respuesta, admision.uso)
+
+
+def _version_no_soportada(request: HttpRequest, version: str) -> HttpResponse:
+    """A body in the 2026-07-28 envelope learns the versions the hub speaks (-32022, its
+    fallback rule); any other request the 2025-06-18 answer, a 400 envelope."""
+    try:
+        cuerpo = request.body
+    except RequestDataTooBig:  # too big to be read here: the 2025-06-18 answer, as before
+        cuerpo = b""
+    mensaje = revisiones.en_sobre_moderno(cuerpo)
+    if mensaje is not None:
+        rechazo = revisiones.version_no_soportada(version.strip(), VERSIONES)
+        id_ = mensaje.get("id") if _id_valido(mensaje.get("id")) else None
+        error = ErrorRPC(rechazo.codigo, rechazo.mensaje, id_, rechazo.datos)
+        return _error_rpc(error, moderna=True)
+    return respuestas.error(
+        400,
+        "VERSION_NO_SOPORTADA",
+        f"MCP-Protocol-Version no soportada; use {' o '.join(VERSIONES)}.",
+    )
 
 
 def _rechazar(
@@ -281,29 +344,37 @@ def _rechazar(
     return poner_cabeceras(respuestas.respuesta_de_error(error), uso)
 
 
-def _atender(request: HttpRequest, identidad: Identidad, ajustes: AjustesAsistente) -> HttpResponse:
+def _atender(
+    request: HttpRequest, identidad: Identidad, ajustes: AjustesAsistente, *, moderna: bool
+) -> HttpResponse:
     tipo = request.META.get("CONTENT_TYPE", "")
     if tipo and not _es_json(tipo):
         return respuestas.error(415, detalle="Envíe el mensaje con Content-Type: application/json.")
     try:
         mensaje = _mensaje(request)
     except ErrorRPC as exc:
-        return _error_rpc(exc)
+        return _error_rpc(exc, moderna=moderna)
     if "id" not in mensaje:
         # A notification (notifications/initialized or any other): accepted, no body.
         response = HttpResponse(status=202)
         del response["Content-Type"]
         return response
     id_ = mensaje["id"]
-    metodo = METODOS.get(mensaje["method"])
+    sobre = None
+    if moderna:
+        sobre = revisiones.clasificar(mensaje, request.META, VERSIONES)
+        if isinstance(sobre, revisiones.Rechazo):
+            rechazo = ErrorRPC(sobre.codigo, sobre.mensaje, id_, sobre.datos)
+            return _error_rpc(rechazo, moderna=True)
+    metodo = (METODOS_2026 if moderna else METODOS).get(mensaje["method"])
     if metodo is None:
-        return _error_rpc(ErrorRPC(METHOD_NOT_FOUND, "Método no soportado.", id_))
-    ctx = Contexto(request=request, identidad=identidad, ajustes=ajustes)
+        return _error_rpc(ErrorRPC(METHOD_NOT_FOUND, "Método no soportado.", id_), moderna=moderna)
+    ctx = Contexto(request=request, identidad=identidad, ajustes=ajustes, sobre=sobre)
     try:
         resultado = metodo(ctx, mensaje.get("params") or {})
     except ErrorRPC as exc:
         exc.id = id_
-        return _error_rpc(exc)
+        return _error_rpc(exc, moderna=moderna)
     except DatabaseError:
         # The audit row (or the database) failed: the call is undone and refused, never a 500.
         logger.exception("tools/call sin auditoría posible: operación revertida")

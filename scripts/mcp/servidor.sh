@@ -95,12 +95,14 @@ mcp_servidor() {
     cat "$MCP_TMP/demo.log" >&2
     return 1
   }
-  # The suites send ~150 requests in a few seconds as one person: the per-user limit (an
-  # administrator's setting) is raised in this throwaway database only, so none is a 429.
+  # The suites send ~150 requests in a few seconds as one person: the per-user limits (an
+  # administrator's settings; the 2026-07-28 clients confirm 16 writes) are raised in this
+  # throwaway database only, so none is a 429.
   (cd "$RAIZ" && "${entorno[@]}" "$PY" manage.py shell -c "
 from apps.mcp.models import AjustesAsistente
 ajustes = AjustesAsistente.cargar()
 ajustes.usuario_por_minuto = ajustes.integracion_por_minuto = 1000
+ajustes.escrituras_por_minuto = 100
 ajustes.save()" >/dev/null)
   (cd "$RAIZ" && exec "${entorno[@]}" HUB_BIND="127.0.0.1:$puerto" WEB_CONCURRENCY=2 \
     "$RAIZ/.venv/bin/gunicorn" -c gunicorn.conf.py hub.wsgi >"$MCP_TMP/gunicorn.log" 2>&1) &

@@ -48,7 +48,8 @@ def datos():
 async def _conversar(url: str, cabeceras: dict[str, str], numero: str) -> dict[str, Any]:
     async with (
         httpx2.AsyncClient(headers=cabeceras, timeout=30) as http,
-        Client(streamable_http_client(url, http_client=http)) as cliente,
+        # Held to the 2025-06-18 handshake; its default mode speaks 2026-07-28 (test_sdk_2026.py).
+        Client(streamable_http_client(url, http_client=http), mode="legacy") as cliente,
     ):
         herramientas = await cliente.list_tools()
         documentos = await cliente.call_tool("buscar_documento", {"texto": "vacaciones"})

@@ -157,7 +157,7 @@ def _ping(url: str, acceso: str) -> httpx.Response:
     )
 
 
-def _proveedor(url: str, almacen, humana, alcance: str) -> OAuthClientProvider:
+def proveedor_sdk(url: str, almacen, humana, alcance: str) -> OAuthClientProvider:
     """The SDK's OAuth provider as a public client registering itself, the person at hand."""
     return OAuthClientProvider(
         server_url=url,
@@ -180,7 +180,7 @@ def test_the_official_sdk_signs_in_with_oauth_and_uses_the_hub_as_the_person(hub
     url = f"{base}/mcp/api/mcp"
     almacen = Memoria()
     humana = Persona("sofia_sdk")
-    proveedor = _proveedor(url, almacen, humana, "asistente:leer asistente:escribir")
+    proveedor = proveedor_sdk(url, almacen, humana, "asistente:leer asistente:escribir")
     traza: list[tuple[str, str, int]] = []
 
     # First connection: discovery, registration, sign-in and consent, token, then the calls.
@@ -273,7 +273,7 @@ def test_the_official_sdk_connected_with_only_calidad_lists_and_calls_only_that_
     url = f"{base}/mcp/api/mcp"
     almacen = Memoria()
     humana = Persona("sofia_sdk", areas=("calidad",))
-    proveedor = _proveedor(url, almacen, humana, "asistente:leer")
+    proveedor = proveedor_sdk(url, almacen, humana, "asistente:leer")
     r = asyncio.run(_sesion_calidad(url, proveedor))
     # The SDK asks for what the resource offers; the person left only "calidad" ticked.
     concedidos = set(almacen.tokens.scope.split())
