@@ -263,7 +263,7 @@ REDIS_URL = env.str("REDIS_URL", default="")
 _PRUEBA = os.environ.get("PYTEST_XDIST_WORKER", "")
 _CACHE_PREFIX = env.str("HUB_CACHE_PREFIJO", default="hub") + _PRUEBA
 # After a failure the cache is left alone this many seconds: a hung Redis would otherwise make
-# every request wait its own timeout (DESIGN.md section 5 then applies as for a dead cache).
+# every request wait its own timeout (then answered as for a dead cache: docs/contrato.md).
 HUB_CACHE_PAUSA = env.entero("HUB_CACHE_PAUSA", 5)
 # Each process rereads the database's cache generation and identity at most this often (one small
 # query): a saved change is served everywhere within 10 s whatever the cache did
@@ -293,7 +293,7 @@ else:
     }
 
 # Every rate limit of the interface is counted by django-ratelimit (hub/http/limites.py wraps it):
-# the decision to fail open or closed when the cache is down is ours, per limit (DESIGN.md 5).
+# the decision to fail open or closed when the cache is down is ours, per limit (docs/contrato.md).
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_FAIL_OPEN = False
 

@@ -1,4 +1,4 @@
-"""The audit row of each tools/call (DESIGN 10): secrets removed, long texts cut."""
+"""The audit row of each tools/call (docs/decisiones/asistente.md): no secrets, long texts cut."""
 
 from __future__ import annotations
 

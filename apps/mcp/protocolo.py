@@ -1,6 +1,6 @@
 """JSON-RPC 2.0 over one POST (MCP revision 2025-06-18): checks in order, then a method table.
 
-Order (DESIGN 7): Origin -> Accept -> MCP-Protocol-Version -> credentials -> rate limit ->
+Order (docs/contrato.md): Origin -> Accept -> MCP-Protocol-Version -> credentials -> rate limit ->
 Content-Type -> JSON-RPC message. HTTP-level refusals are envelopes; protocol errors are JSON-RPC
 errors with HTTP 200; tool failures are tool results. Stateless: no Mcp-Session-Id, ever.
 """

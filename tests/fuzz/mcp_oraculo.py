@@ -43,7 +43,7 @@ CODIGOS_HERRAMIENTA = {
     "CONFIRMACION_AJENA",
     "CONFIRMACION_NO_COINCIDE",
 }
-# Statements a read may run: the audit row and the credentials' last use (DESIGN 6 and 10).
+# Statements a read may run: the audit row and the credentials' last use (docs/contrato.md).
 _ESCRITURA = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
 _ESCRITURAS_PERMITIDAS = re.compile(
     r'^\s*(INSERT INTO "mcp_registroauditoria"'

@@ -162,7 +162,8 @@ def _solicitudes(llamada: Llamada, datos: dict[str, Any]) -> dict[str, Any]:
         base = Solicitud.objects.del_solicitante(usuario)
     else:
         # The audit permission opens the scope, not the requests: each `enlace` must open for
-        # the person (DESIGN 8), and the request page shows only what visibles_para gives.
+        # the person (docs/decisiones/asistente.md), and the request page shows only what
+        # visibles_para gives.
         base = Solicitud.objects.visibles_para(usuario)
     qs = aplicar_criterios(base.buscar(datos["texto"]), datos)
     total, resultados = total_e_items(qs, datos["limite"])
