@@ -298,7 +298,7 @@ RATELIMIT_USE_CACHE = "default"
 RATELIMIT_FAIL_OPEN = False
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
-# Sign-in protection per account across addresses (OWASP "device cookies"; docs/decisiones.md):
+# Per-account sign-in protection (OWASP "device cookies"; docs/decisiones/cuentas.md):
 # after HUB_INGRESO_TECHO_CUENTA failed sign-ins for one account from browsers that never signed
 # in to it, within HUB_INGRESO_VENTANA_CUENTA seconds, only browsers that did get in until the
 # window ends. Such a browser keeps its own budget of failures, HUB_INGRESO_FALLOS_DISPOSITIVO
@@ -381,7 +381,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # The hub's own OAuth authorization server for assistants (MCP authorization, issue 25):
-# django-oauth-toolkit, configured (apps/autorizacion; docs/decisiones.md, "OAuth"). Its client
+# django-oauth-toolkit, configured (apps/autorizacion; docs/decisiones/oauth.md). Its client
 # model is the hub's, swapped in before the first OAuth migration. The issuer is HUB_URL_PUBLICA.
 OAUTH2_PROVIDER_APPLICATION_MODEL = "autorizacion.Aplicacion"
 OAUTH2_PROVIDER = {
@@ -570,7 +570,7 @@ if not DEBUG:
 
 # Retention in days of the tables that only grow; `manage.py mantenimiento` (daily) purges older
 # rows. Audit: unset keeps everything. Contact: a year of follow-up, then the personal data goes.
-# Sessions: days after their expiry (0: as soon as they expire). docs/decisiones.md explains.
+# Sessions: days after their expiry (0: as soon as they expire). docs/decisiones/operacion.md.
 HUB_RETENCION_AUDITORIA_DIAS = (
     env.entero("HUB_RETENCION_AUDITORIA_DIAS", 0, minimo=1)
     if env.str("HUB_RETENCION_AUDITORIA_DIAS", default="")

@@ -2,7 +2,7 @@
 CDP/RP.
 
 Each scope answers with its own fixed number of queries (a count and one page), whatever the
-volume; every item carries an `enlace` (formats in docs/decisiones.md, "busqueda_global").
+volume; every item carries an `enlace` (docs/decisiones/herramientas.md, "busqueda_global").
 """
 
 from __future__ import annotations
