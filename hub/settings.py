@@ -263,7 +263,7 @@ REDIS_URL = env.str("REDIS_URL", default="")
 _PRUEBA = os.environ.get("PYTEST_XDIST_WORKER", "")
 _CACHE_PREFIX = env.str("HUB_CACHE_PREFIJO", default="hub") + _PRUEBA
 # After a failure the cache is left alone this many seconds: a hung Redis would otherwise make
-# every request wait its own timeout (DESIGN.md section 5 then applies as for a dead cache).
+# every request wait its own timeout (then answered as for a dead cache: docs/contrato.md).
 HUB_CACHE_PAUSA = env.entero("HUB_CACHE_PAUSA", 5)
 # Each process rereads the database's cache generation and identity at most this often (one small
 # query): a saved change is served everywhere within 10 s whatever the cache did
@@ -293,12 +293,12 @@ else:
     }
 
 # Every rate limit of the interface is counted by django-ratelimit (hub/http/limites.py wraps it):
-# the decision to fail open or closed when the cache is down is ours, per limit (DESIGN.md 5).
+# the decision to fail open or closed when the cache is down is ours, per limit (docs/contrato.md).
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_FAIL_OPEN = False
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
-# Sign-in protection per account across addresses (OWASP "device cookies"; docs/decisiones.md):
+# Per-account sign-in protection (OWASP "device cookies"; docs/decisiones/cuentas.md):
 # after HUB_INGRESO_TECHO_CUENTA failed sign-ins for one account from browsers that never signed
 # in to it, within HUB_INGRESO_VENTANA_CUENTA seconds, only browsers that did get in until the
 # window ends. Such a browser keeps its own budget of failures, HUB_INGRESO_FALLOS_DISPOSITIVO
@@ -381,7 +381,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # The hub's own OAuth authorization server for assistants (MCP authorization, issue 25):
-# django-oauth-toolkit, configured (apps/autorizacion; docs/decisiones.md, "OAuth"). Its client
+# django-oauth-toolkit, configured (apps/autorizacion; docs/decisiones/oauth.md). Its client
 # model is the hub's, swapped in before the first OAuth migration. The issuer is HUB_URL_PUBLICA.
 OAUTH2_PROVIDER_APPLICATION_MODEL = "autorizacion.Aplicacion"
 OAUTH2_PROVIDER = {
@@ -570,7 +570,7 @@ if not DEBUG:
 
 # Retention in days of the tables that only grow; `manage.py mantenimiento` (daily) purges older
 # rows. Audit: unset keeps everything. Contact: a year of follow-up, then the personal data goes.
-# Sessions: days after their expiry (0: as soon as they expire). docs/decisiones.md explains.
+# Sessions: days after their expiry (0: as soon as they expire). docs/decisiones/operacion.md.
 HUB_RETENCION_AUDITORIA_DIAS = (
     env.entero("HUB_RETENCION_AUDITORIA_DIAS", 0, minimo=1)
     if env.str("HUB_RETENCION_AUDITORIA_DIAS", default="")

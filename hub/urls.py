@@ -1,4 +1,4 @@
-"""Root URLs: each service under its own prefix (DESIGN.md section 2)."""
+"""Root URLs: each service under its own prefix (docs/contrato.md, «Servicios»)."""
 
 from __future__ import annotations
 

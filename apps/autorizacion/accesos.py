@@ -99,7 +99,7 @@ def _de_la_base(digest: str) -> AccesoOAuth | None:
     if fila is None:
         return None
     # A blocked person's token still names them: the MCP endpoint refuses them with 403
-    # SIN_PERMISO, as it does a blocked person's personal token (DESIGN 6), not with a 401.
+    # SIN_PERMISO, as it does a blocked person's personal token (docs/contrato.md), not with a 401.
     # Filled now, they travel with the cached entry (see apps.mcp.identidades).
     fila.user.get_all_permissions()
     ids_roles(fila.user)

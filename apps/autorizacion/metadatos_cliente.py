@@ -1,7 +1,7 @@
 """The RFC 7591 client metadata a registration may send, as the hub reads and checks it.
 
 Ours, not the library's: django-oauth-toolkit parses registration metadata only in private helpers
-of its own view (issue 24: no coupling to a library's internals; docs/decisiones.md, "OAuth"). The
+of its own view (no coupling to a library's internals; docs/decisiones/oauth.md). The
 hub accepts less than the library would: redirect URIs by apps.autorizacion.redirecciones (https,
 loopback http, a reverse-domain private-use scheme), the authorization_code grant (with
 refresh_token) and its `code` response type and nothing else, a client_name that is text. The

@@ -2,7 +2,7 @@
 the library's tokens under Spanish names for the admin.
 
 The library's Application has no verified, disabled or last-used field; this model adds them
-(DESIGN.md section 6; docs/decisiones.md, "OAuth"). A client that may not be used now (disabled,
+(docs/contrato.md; docs/decisiones/oauth.md). A client that may not be used now (disabled,
 OAuth connections switched off, or not verified while only verified clients are allowed) is
 "not usable" for the library (`is_usable`): it gets no code and no token, and its tokens stop
 working at the MCP endpoint (apps.autorizacion.accesos).
@@ -37,7 +37,7 @@ def _permisos(modelo: str, plural: str, acciones: tuple[str, ...]) -> list[tuple
 
 def nombre_limpio(texto: str | None) -> str:
     """A client's name as stored and shown: no control, invisible or bidirectional characters,
-    whitespace folded (DESIGN.md section 8: text from strangers is data)."""
+    whitespace folded (text from strangers is data: docs/decisiones/asistente.md)."""
     return " ".join(limpiar(texto).split())[:255]
 
 
@@ -115,7 +115,7 @@ class Aplicacion(AbstractApplication):
 
     @property
     def nombre_visible(self) -> str:
-        """The name as registered, stripped of control and invisible characters (DESIGN 8)."""
+        """The name as registered, stripped of control and invisible characters (text is data)."""
         return nombre_limpio(self.name) or self.client_id[:40]
 
     def save(self, *args, **kwargs):

@@ -4,7 +4,7 @@ Blocking a person (`is_active` false) or taking the assistant's permission from 
 permissions, their groups, a group's permissions, a group deleted) revokes their live refresh
 tokens in the change's own transaction: a refresh is then `invalid_grant`, and a person reactivated
 later does not revive an old connection. Their access tokens are left alone: until they expire the
-MCP endpoint answers them 403 SIN_PERMISO (docs/decisiones.md, «Persona bloqueada con un token
+MCP endpoint answers them 403 SIN_PERMISO (docs/decisiones/oauth.md, «Persona bloqueada con un token
 OAuth: 403»), which no client takes for a reason to sign in again. Refresh tokens are read from the
 database at every refresh, never cached: the revocation holds on every host at once, within the
 coherence bound. A change that sends no signal (a bulk update) is caught where the refresh is asked

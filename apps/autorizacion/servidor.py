@@ -1,4 +1,4 @@
-"""The library's OAuth server, configured for the hub (docs/decisiones.md, "OAuth").
+"""The library's OAuth server, configured for the hub (docs/decisiones/oauth.md).
 
 - Only the authorization code grant (with refresh): oauthlib's WebApplicationServer, which has no
   implicit, password, client-credentials nor device grant at all.
@@ -171,7 +171,7 @@ class Validador(OAuth2Validator):
         the second reach its grace-period branch, which reads an access token the first had
         just deleted (a 500). Here the second waits for the first's lock and finds the token
         rotated: a reuse, as a replay a moment later is (the library revokes the family then),
-        so the family goes too, whichever request got there first (docs/decisiones.md).
+        so the family goes too, whichever request got there first (docs/decisiones/oauth.md).
         """
         instancia = getattr(request, "refresh_token_instance", None)
         with transaction.atomic():

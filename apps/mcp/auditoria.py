@@ -1,4 +1,4 @@
-"""The audit row of each tools/call (DESIGN 10): secrets removed, long texts cut."""
+"""The audit row of each tools/call (docs/decisiones/asistente.md): no secrets, long texts cut."""
 
 from __future__ import annotations
 
@@ -73,8 +73,8 @@ def registrar(
 
     Outside a transaction (a read-only tool's row) on PostgreSQL, the commit does not wait for
     the disk: the row is in the server at once, and only a crash of PostgreSQL or its machine
-    within ~3 × wal_writer_delay (600 ms by default) could lose it (docs/decisiones.md). A write
-    tool's row commits with its write, waiting for the disk as the write does.
+    within ~3 × wal_writer_delay (600 ms by default) could lose it (docs/decisiones/asistente.md).
+    A write tool's row commits with its write, waiting for the disk as the write does.
     """
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
         with transaction.atomic():

@@ -26,7 +26,7 @@ B = 0.75
 # share of the term's idf on top of the body score (a two-field BM25, simplified).
 PESO_TITULO_SECCION = 1.0
 # `suficiente` rule: the best hit scores at least this much AND the returned hits hold at
-# least this share of the query's terms (see docs/decisiones.md, "buscar_ayuda").
+# least this share of the query's terms (see docs/decisiones/herramientas.md, "buscar_ayuda").
 UMBRAL_PUNTAJE = 3.0
 UMBRAL_COBERTURA = 0.6
 MAX_FRAGMENTO = 700

@@ -1,4 +1,4 @@
-"""Confirmation tokens of two-step writes (DESIGN 9).
+"""Confirmation tokens of two-step writes (docs/decisiones/asistente.md).
 
 A token is a Fernet token (`cryptography`: AES-128-CBC then HMAC-SHA256, authenticated) of a JSON
 payload: a random id, the user's id, the credential's id, the tool, the SHA-256 of the canonical

@@ -1,4 +1,4 @@
-"""Who is calling, which limit the call spends, and whether it may use the assistant (DESIGN 6).
+"""Who calls, which limit the call spends, and whether it may use the assistant (docs/contrato.md).
 
 `admitir` decides all three, once, for the endpoint (`apps.mcp.protocolo.vista_mcp`) and for
 its one-round-trip pre-read (`hub.cache.precarga`), which runs the same function in planning mode:

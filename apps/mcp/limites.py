@@ -1,4 +1,4 @@
-"""The assistant's rate limits, all read from AjustesAsistente (DESIGN 5, interface Limits).
+"""The assistant's rate limits, all read from AjustesAsistente (docs/contrato.md, «Límites»).
 
 Requests to the endpoint fail open when the cache is down (served, logged); confirmed writes and
 failed verifications fail closed, as a tool error `SERVICIO_NO_DISPONIBLE` (inside tools/call the

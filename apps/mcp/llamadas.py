@@ -1,4 +1,4 @@
-"""tools/list and tools/call: access, validation, two-step writes, audit (DESIGN 8-10)."""
+"""tools/list and tools/call: access, validation, two-step writes, audit (docs/contrato.md)."""
 
 from __future__ import annotations
 

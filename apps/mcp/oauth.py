@@ -1,4 +1,4 @@
-"""The OAuth access token as a user credential of the MCP endpoint (DESIGN 6; issue 25, item 6).
+"""The OAuth access token as a user credential of the MCP endpoint (docs/contrato.md).
 
 An `Authorization: Bearer sgioat_...` names a person and the client they approved: it stands for
 integration + person, so the organization's "personal token only" switch does not apply to it,

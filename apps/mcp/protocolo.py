@@ -1,10 +1,10 @@
 """JSON-RPC 2.0 over one POST (MCP revisions 2025-06-18 and 2026-07-28): checks in order, then
 a method table per revision.
 
-Order: Origin -> Accept -> MCP-Protocol-Version -> credentials -> rate limit -> Content-Type ->
-JSON-RPC message (-> the 2026-07-28 envelope). HTTP-level refusals are envelopes; protocol errors
-are JSON-RPC errors, with HTTP 200 under 2025-06-18 and the statuses of apps.mcp.revisiones under
-2026-07-28; tool failures are tool results. Stateless: no Mcp-Session-Id, ever.
+Order (docs/contrato.md): Origin -> Accept -> MCP-Protocol-Version -> credentials -> rate
+limit -> Content-Type -> JSON-RPC message (-> the 2026-07-28 envelope). HTTP-level refusals are
+envelopes; protocol errors are JSON-RPC errors, with HTTP 200 under 2025-06-18 and the statuses
+of apps.mcp.revisiones under 2026-07-28; tool failures are tool results. Stateless: no Mcp-Session-Id, ever.
 """
 
 from __future__ import annotations

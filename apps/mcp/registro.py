@@ -1,4 +1,4 @@
-"""The tool registry (DESIGN 8): a tool is declared once; its JSON Schema comes from its serializer.
+"""The tool registry (docs/contrato.md): a tool declared once, its JSON Schema from its serializer.
 
 Apps declare tools in their `herramientas.py` with the `herramienta` decorator; `McpConfig.ready()`
 imports every such module, the way the admin discovers `admin.py`.

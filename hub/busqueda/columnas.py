@@ -4,7 +4,7 @@ The search is "every word of the query inside the normalized column". The column
 is folded to single spaces, so a query word (which has none) is inside the column exactly when
 it is inside one of the column's words; and a query word without digits is inside a word
 exactly when it is inside one of the word's runs between digits. On PostgreSQL that gives an
-exact path that stays fast at a million rows (docs/decisiones.md, "Búsqueda por palabras"):
+exact path that stays fast at a million rows (docs/decisiones/busqueda.md):
 
 - `hub_palabras(busqueda)`: the column's runs of letters and signs (split at spaces and
   digits), as an array with a GIN index on every searchable table;

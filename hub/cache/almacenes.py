@@ -11,7 +11,7 @@ assistant settings, the write switch) and the published brand.
   Redis never removes);
 - after a connection failure or timeout the cache is skipped for HUB_CACHE_PAUSA seconds: a hung
   Redis (stopped, not refusing) would otherwise make every request wait its socket timeout on
-  every cache call; callers then act as for a dead cache (DESIGN.md section 5);
+  every cache call; callers then act as for a dead cache (docs/contrato.md, «Límites»);
 - `una_ida`: a request's cache work in one round trip (hub.cache.precarga).
 
 Its `add` and `incr` each keep Django's contract on their own, and django-ratelimit counts
@@ -360,7 +360,7 @@ class CacheArchivo(DjangoCache):
     10 ms SQLite busy timeout): an unwritable cache folder spun every request at full CPU. Here
     SQLite itself waits up to `ESPERA_S` for another process's write to end (contention between
     workers, as before), and a write that still cannot begin fails at once (diskcache answers
-    False or None), and callers act as for a dead cache (DESIGN.md section 5).
+    False or None), and callers act as for a dead cache (docs/contrato.md, «Límites»).
     """
 
     ESPERA_S = 2.0

@@ -1,6 +1,6 @@
 """Absolute links: `HUB_URL_PUBLICA` + the relative `enlace` of a page of this service.
 
-Every tool result item that carries `enlace` also carries `url` (DESIGN.md section 8), so a
+Every tool result item that carries `enlace` also carries `url` (docs/decisiones/asistente.md), so a
 desktop assistant can make it clickable. The tool registry adds both the field and its schema
 here, in one place, so no tool can forget one of them.
 """

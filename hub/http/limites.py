@@ -3,8 +3,8 @@
 django-ratelimit's `get_usage` keeps each count in the shared cache (Redis, or the file store
 every process of the host shares) in a fixed window per key. What is ours sits on top: the limit
 values the administrator sets at run time, the X-RateLimit-* headers and Retry-After, and what to
-do when the cache cannot count (fail open for reads, closed for the endpoints DESIGN.md section 5
-names).
+do when the cache cannot count (fail open for reads, closed for the endpoints docs/contrato.md
+names in «Límites»).
 """
 
 from __future__ import annotations

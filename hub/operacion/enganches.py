@@ -1,4 +1,4 @@
-"""Lists the apps fill at start and hub reads: hub names no app (docs/decisiones.md, "Capas").
+"""Lists the apps fill at start and hub reads: hub names no app (docs/decisiones/codigo.md).
 
 The way the admin and the assistant's tool registry are filled: hub declares the list, each app
 adds its part from a module hub discovers at start (as the admin discovers `admin.py`), and hub

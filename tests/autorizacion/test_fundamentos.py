@@ -126,7 +126,7 @@ def test_a_revoked_token_is_401_and_a_blocked_persons_token_is_403(persona):
     assert rechazo(secreto) == OAUTH_INVALIDO
     persona.is_active = False
     persona.save()
-    # The token still names its person, who may not use the assistant (DESIGN 6).
+    # The token still names its person, who may not use the assistant (docs/contrato.md).
     assert rechazo(otro) == SIN_ACCESO
 
 

@@ -43,7 +43,7 @@ CODIGOS_HERRAMIENTA = {
     "CONFIRMACION_AJENA",
     "CONFIRMACION_NO_COINCIDE",
 }
-# Statements a read may run: the audit row and the credentials' last use (DESIGN 6 and 10).
+# Statements a read may run: the audit row and the credentials' last use (docs/contrato.md).
 _ESCRITURA = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
 _ESCRITURAS_PERMITIDAS = re.compile(
     r'^\s*(INSERT INTO "mcp_registroauditoria"'
@@ -56,8 +56,8 @@ def _entero(_checker, valor: Any) -> bool:
     return isinstance(valor, int) and not isinstance(valor, bool)
 
 
-# JSON Schema 2020-12 counts 5.0 as an integer; the hub does not (docs/decisiones.md, "Tipos JSON
-# estrictos" and the fuzzing entry), as it does not for a JSON-RPC id.
+# JSON Schema 2020-12 counts 5.0 as an integer; the hub does not (docs/decisiones/http.md,
+# "Tipos JSON estrictos", and docs/decisiones/codigo.md), as it does not for a JSON-RPC id.
 ValidadorEstricto = jsonschema.validators.extend(
     jsonschema.Draft202012Validator,
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _entero),
@@ -134,7 +134,7 @@ def _constante(valor: str) -> Any:
 def _finito(texto: str) -> float:
     valor = float(texto)
     if math.isinf(valor):
-        raise _NoEsJson(texto)  # docs/decisiones.md, "Entradas hostiles"
+        raise _NoEsJson(texto)  # docs/decisiones/http.md, "Entradas hostiles"
     return valor
 
 
@@ -188,7 +188,7 @@ def esperar(cuerpo: bytes) -> Esperado:
 
 
 def esperar_mensaje(mensaje: Any) -> Esperado:
-    """JSON-RPC 2.0 as restricted by MCP 2025-06-18 and docs/decisiones.md ("Mensajes")."""
+    """JSON-RPC 2.0 as restricted by MCP 2025-06-18 and docs/decisiones/asistente.md, "Mensajes"."""
     if not isinstance(mensaje, dict):
         return Esperado("error", -32600)  # batches and scalars
     id_eco = mensaje.get("id") if _id_valido(mensaje.get("id")) else None

@@ -1,6 +1,6 @@
 """A hung Redis (it accepts connections and never answers, as a stopped process does): after one
 failure the cache is left alone for HUB_CACHE_PAUSA seconds, so requests stop waiting a timeout
-on every cache call, and they are answered as DESIGN.md section 5 says for a dead cache."""
+on every cache call, and they are answered as docs/contrato.md («Límites») says for a dead cache."""
 
 from __future__ import annotations
 

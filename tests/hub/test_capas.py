@@ -1,4 +1,4 @@
-"""Layers that point one way (issue 24, item 3; docs/decisiones.md, "Capas").
+"""Layers that point one way (docs/decisiones/codigo.md, «Capas»).
 
 `hub/` is the base the apps stand on: outside its composition root (the root URLconf, the
 settings and the WSGI entry) it imports no app; the apps give it what it needs at start, through

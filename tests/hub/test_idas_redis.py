@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 def test_counting_a_hit_outside_a_request_is_an_add_then_an_incr_once_the_window_exists(
     redis_real, idas
 ):
-    # django-ratelimit's own calls, one round trip each (docs/decisiones.md, issue 24 item 2).
+    # django-ratelimit's own calls, one round trip each (docs/decisiones/limites.md).
     contar(grupo="g", clave="otra", limite=5, ventana=60)  # opens the connection (handshake)
     idas[0] = 0
     assert contar(grupo="g", clave="k", limite=5, ventana=60).usados == 1

@@ -1,4 +1,4 @@
-"""Audit (DESIGN 10): one append-only row per tools/call, secrets absent, failures fail the call."""
+"""Audit (docs/decisiones/asistente.md): one append-only row per tools/call, no secrets."""
 
 from __future__ import annotations
 

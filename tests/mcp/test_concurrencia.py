@@ -1,4 +1,4 @@
-"""Many confirmations of one token at once: exactly one write (DESIGN 9).
+"""Many confirmations of one token at once: exactly one write (docs/decisiones/asistente.md).
 
 On PostgreSQL the 20 calls run truly at the same time, each in its own thread and connection; the
 unique id of the spent token makes all but one wait and fail. SQLite serializes writers and its

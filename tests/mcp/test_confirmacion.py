@@ -1,4 +1,4 @@
-"""Two-step writes (DESIGN 9), proved with a write tool that exists only in the tests."""
+"""Two-step writes (docs/decisiones/asistente.md), proved with a write tool only the tests have."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every row of the credential table (DESIGN 6): envelopes 400/401/403, never JSON-RPC errors."""
+"""Each row of the credential table (docs/contrato.md): envelopes 400/401/403, never JSON-RPC."""
 
 from __future__ import annotations
 

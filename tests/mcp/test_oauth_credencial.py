@@ -319,7 +319,7 @@ def test_a_person_without_assistant_access_is_403_sin_permiso(client, persona, o
 
 
 def test_a_blocked_person_is_refused_at_once_with_403_sin_permiso(client, persona, oauth):
-    """As with a personal token (DESIGN 6): the token is good, the person may not use it."""
+    """As with a personal token (docs/contrato.md): the token is good, the person may not use it."""
     _token, cabeceras = oauth
     assert rpc(client, "ping", **cabeceras).status == 200
     persona.is_active = False

@@ -2,7 +2,7 @@
 CDP/RP.
 
 Each scope answers with its own fixed number of queries (a count and one page), whatever the
-volume; every item carries an `enlace` (formats in docs/decisiones.md, "busqueda_global").
+volume; every item carries an `enlace` (docs/decisiones/herramientas.md, "busqueda_global").
 """
 
 from __future__ import annotations
@@ -162,7 +162,8 @@ def _solicitudes(llamada: Llamada, datos: dict[str, Any]) -> dict[str, Any]:
         base = Solicitud.objects.del_solicitante(usuario)
     else:
         # The audit permission opens the scope, not the requests: each `enlace` must open for
-        # the person (DESIGN 8), and the request page shows only what visibles_para gives.
+        # the person (docs/decisiones/asistente.md), and the request page shows only what
+        # visibles_para gives.
         base = Solicitud.objects.visibles_para(usuario)
     qs = aplicar_criterios(base.buscar(datos["texto"]), datos)
     total, resultados = total_e_items(qs, datos["limite"])

@@ -18,7 +18,7 @@ from hub.busqueda.columnas import ConBusqueda, filtrar_texto
 
 
 class Estado(models.TextChoices):
-    """The eight states of the interface (transitions: docs/decisiones.md, "Máquina de estados")."""
+    """The eight states of the interface (transitions: docs/decisiones/solicitudes.md)."""
 
     BORRADOR = "borrador", "Borrador"
     RADICADO = "radicado", "Radicado"

@@ -5,7 +5,7 @@ before changing it (so two people acting at once cannot both pass the state chec
 the request, its tasks and its history consistent or untouched. A caller that drew a form passes
 the request's `version` it was drawn for (a comment, its form's `nonce`): a stale one acts on
 nothing (SolicitudCambio), so the same form sent twice acts once. The state machine is in
-`TRANSICIONES` (transiciones.py) and documented in docs/decisiones.md ("Solicitudes", "Máquina
+`TRANSICIONES` (transiciones.py) and documented in docs/decisiones/solicitudes.md ("Máquina
 de estados").
 """
 
