@@ -4,7 +4,8 @@ a method table per revision.
 Order (docs/contrato.md): Origin -> Accept -> MCP-Protocol-Version -> credentials -> rate
 limit -> Content-Type -> JSON-RPC message (-> the 2026-07-28 envelope). HTTP-level refusals are
 envelopes; protocol errors are JSON-RPC errors, with HTTP 200 under 2025-06-18 and the statuses
-of apps.mcp.revisiones under 2026-07-28; tool failures are tool results. Stateless: no Mcp-Session-Id, ever.
+of apps.mcp.revisiones under 2026-07-28; tool failures are tool results.
+Stateless: no Mcp-Session-Id, ever.
 """
 
 from __future__ import annotations
