@@ -77,14 +77,14 @@ def registrar(
     within ~3 × wal_writer_delay (600 ms by default) could lose it (docs/decisiones.md). A write
     tool's row commits with its write, waiting for the disk as the write does.
     """
-    fila = _fila(
+    campos = _campos(
         identidad, herramienta, argumentos, resultado, duracion_ms, aprobada_en_el_hub, objeto
     )
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        fila = RegistroAuditoria(**campos)
         _insertar_sin_esperar_disco(fila)
-    else:
-        fila.save(force_insert=True)
-    return fila
+        return fila
+    return RegistroAuditoria.objects.create(**campos)
 
 
 # One query string, one round trip: PostgreSQL runs a multi-statement simple query as one
@@ -121,7 +121,7 @@ def objeto_escrito(objeto: dict[str, str] | None) -> dict[str, str]:
     return limpio if limpio["texto"] else {}
 
 
-def _fila(
+def _campos(
     identidad: Identidad,
     herramienta: str,
     argumentos: Any,
@@ -129,14 +129,14 @@ def _fila(
     duracion_ms: int,
     aprobada_en_el_hub: bool,
     objeto: dict[str, str] | None = None,
-) -> RegistroAuditoria:
-    """The row, unsaved."""
+) -> dict[str, Any]:
+    """The row's fields."""
     limpios = limpiar_argumentos(argumentos) if isinstance(argumentos, dict) else {}
     # The key is the hub's, never the caller's: one sent as an argument is dropped.
     limpios.pop(APROBADA_EN_EL_HUB, None)
     if aprobada_en_el_hub:
         limpios[APROBADA_EN_EL_HUB] = True
-    return RegistroAuditoria(
+    return dict(
         usuario=identidad.usuario,
         clave=identidad.clave,
         token_prefijo=identidad.token.prefijo if identidad.token is not None else "",
