@@ -20,8 +20,8 @@ import sys
 from pathlib import Path
 
 from bench import peticiones as p
-from bench.correr import _entero, wrk
-from bench.servidores import PY, RAIZ, VAR, Servidor, _esperar, detener
+from bench.correr import entero, wrk
+from bench.servidores import PY, RAIZ, VAR, Servidor, detener, esperar
 
 FILAS = (
     "estado_solicitud",
@@ -52,7 +52,7 @@ def _lanzar(nombre: str, raiz: Path, app: str, puerto: int, workers: int) -> Ser
             args, cwd=raiz, env=env, stdout=salida, stderr=subprocess.STDOUT, start_new_session=True
         )
     servidor = Servidor(nombre, puerto, proceso, log)
-    _esperar(servidor)
+    esperar(servidor)
     return servidor
 
 
@@ -69,12 +69,12 @@ def main(argv: list[str]) -> None:
     demo = {"cookie": "", **json.loads(Path(argv[0]).read_text())}  # no page rows here
     antes = Path(argv[1]).resolve()
     filas = argv[2:] or list(FILAS)
-    rondas = _entero("BENCH_RONDAS", 5)
-    segundos = _entero("BENCH_DURACION", 5)
+    rondas = entero("BENCH_RONDAS", 5)
+    segundos = entero("BENCH_DURACION", 5)
     calentar = int(os.environ.get("BENCH_CALENTAR", "1"))
-    conexiones = _entero("BENCH_CONEXIONES", 4)
-    workers = _entero("BENCH_WORKERS", 1)
-    puerto = _entero("BENCH_PUERTO", 8300)
+    conexiones = entero("BENCH_CONEXIONES", 4)
+    workers = entero("BENCH_WORKERS", 1)
+    puerto = entero("BENCH_PUERTO", 8300)
     lista = {x.nombre: x for x in p.todas(demo, "", "")}
     servidores: list[Servidor] = []
     medidas: dict[str, list[float]] = {}

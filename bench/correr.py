@@ -53,7 +53,7 @@ MEZCLA_MEMORIA = (
 )
 
 
-def _entero(nombre: str, defecto: int) -> int:
+def entero(nombre: str, defecto: int) -> int:
     crudo = os.environ.get(nombre, "").strip()
     if not crudo:
         return defecto
@@ -69,13 +69,13 @@ def _nproc() -> int:
 
 @dataclass
 class Config:
-    escala: int = field(default_factory=lambda: _entero("BENCH_ESCALA", ESCALA_POR_DEFECTO))
-    duracion: int = field(default_factory=lambda: _entero("BENCH_DURACION", 15))
+    escala: int = field(default_factory=lambda: entero("BENCH_ESCALA", ESCALA_POR_DEFECTO))
+    duracion: int = field(default_factory=lambda: entero("BENCH_DURACION", 15))
     calentar: int = field(default_factory=lambda: int(os.environ.get("BENCH_CALENTAR", "2")))
-    conexiones: int = field(default_factory=lambda: _entero("BENCH_CONEXIONES", 8))
-    memoria: int = field(default_factory=lambda: _entero("BENCH_MEMORIA", 20000))
-    puerto: int = field(default_factory=lambda: _entero("BENCH_PUERTO", 8300))
-    workers: int = field(default_factory=lambda: _entero("BENCH_WORKERS", _nproc()))
+    conexiones: int = field(default_factory=lambda: entero("BENCH_CONEXIONES", 8))
+    memoria: int = field(default_factory=lambda: entero("BENCH_MEMORIA", 20000))
+    puerto: int = field(default_factory=lambda: entero("BENCH_PUERTO", 8300))
+    workers: int = field(default_factory=lambda: entero("BENCH_WORKERS", _nproc()))
     pg: str = field(
         default_factory=lambda: os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
     )
