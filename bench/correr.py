@@ -1,5 +1,6 @@
 """`make bench`: the hub, the bare limit, its two floors with a shared limit (plain Django and DRF,
-bench/limite/suelo.py) and the SDK peer side by side under wrk, at scale.
+bench/limite/suelo.py), the floor of a tool call (bench/limite/herramienta.py) and the SDK peer
+side by side under wrk, at scale. Before/after comparisons in turn: bench/alternar.py.
 
 Steps: create/migrate the bench databases and load `demo_data --escala N` unless already loaded
 (escala 1 as well, for the query counts); count SQL queries per request at both scales; raise
