@@ -1,5 +1,6 @@
 """`make bench`: the hub, the bare limit, its two floors with a shared limit (plain Django and DRF,
-bench/limite/suelo.py) and the SDK peer side by side under wrk, at scale.
+bench/limite/suelo.py), the floor of a tool call (bench/limite/herramienta.py) and the SDK peer
+side by side under wrk, at scale. Before/after comparisons in turn: bench/alternar.py.
 
 Steps: create/migrate the bench databases and load `demo_data --escala N` unless already loaded
 (escala 1 as well, for the query counts); count SQL queries per request at both scales; raise
@@ -53,7 +54,7 @@ MEZCLA_MEMORIA = (
 )
 
 
-def _entero(nombre: str, defecto: int) -> int:
+def entero(nombre: str, defecto: int) -> int:
     crudo = os.environ.get(nombre, "").strip()
     if not crudo:
         return defecto
@@ -69,13 +70,13 @@ def _nproc() -> int:
 
 @dataclass
 class Config:
-    escala: int = field(default_factory=lambda: _entero("BENCH_ESCALA", ESCALA_POR_DEFECTO))
-    duracion: int = field(default_factory=lambda: _entero("BENCH_DURACION", 15))
+    escala: int = field(default_factory=lambda: entero("BENCH_ESCALA", ESCALA_POR_DEFECTO))
+    duracion: int = field(default_factory=lambda: entero("BENCH_DURACION", 15))
     calentar: int = field(default_factory=lambda: int(os.environ.get("BENCH_CALENTAR", "2")))
-    conexiones: int = field(default_factory=lambda: _entero("BENCH_CONEXIONES", 8))
-    memoria: int = field(default_factory=lambda: _entero("BENCH_MEMORIA", 20000))
-    puerto: int = field(default_factory=lambda: _entero("BENCH_PUERTO", 8300))
-    workers: int = field(default_factory=lambda: _entero("BENCH_WORKERS", _nproc()))
+    conexiones: int = field(default_factory=lambda: entero("BENCH_CONEXIONES", 8))
+    memoria: int = field(default_factory=lambda: entero("BENCH_MEMORIA", 20000))
+    puerto: int = field(default_factory=lambda: entero("BENCH_PUERTO", 8300))
+    workers: int = field(default_factory=lambda: entero("BENCH_WORKERS", _nproc()))
     pg: str = field(
         default_factory=lambda: os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
     )

@@ -18,6 +18,17 @@ RATIOS_OBJETIVO_DRF = {"ping": 0.8, "marca_304": 0.8, "marca_200": 0.8, "firma":
 RATIO_MCP_PING_ECO = 0.4
 # estado_solicitud against the official MCP SDK serving the same tool.
 VECES_PEER = 5.0
+# Every tools/call row against the floor of a tool call (a limit in Redis, an indexed SELECT,
+# an audit INSERT, in bare Django: bench/limite/herramienta.py); these must reach this ratio.
+SUELO_HERRAMIENTA = "suelo_herramienta"
+RATIO_SUELO_HERRAMIENTA = 0.3
+HERRAMIENTAS_AL_SUELO = (
+    "estado_solicitud",
+    "estado_cdp",
+    "estado_rp",
+    "mis_tareas",
+    "resumen_solicitud",
+)
 # The search and dashboard tools, alone on one connection: p99 below this at a million rows.
 BUSQUEDAS = (
     "buscar_solicitudes",
@@ -55,6 +66,10 @@ def completar(r: dict[str, Any]) -> None:
     for corrida in corridas.values():
         corrida["ratio_limite"] = round(corrida["rps"] / referencia, 3)
         corrida["ratio_drf"] = round(corrida["rps"] / drf, 3) if drf else None
+    suelo = corridas.get(SUELO_HERRAMIENTA, {}).get("rps")
+    for nombre, corrida in corridas.items():
+        if r["peticiones"].get(nombre, {}).get("titulo", "").startswith("tools/call"):
+            corrida["ratio_suelo_herramienta"] = round(corrida["rps"] / suelo, 3) if suelo else None
     peer = corridas["peer_estado_solicitud"]["rps"]
     r["ratio_peer"] = round(corridas["estado_solicitud"]["rps"] / peer, 3) if peer else None
     escalas = sorted(r["sql"], key=int)
@@ -71,6 +86,15 @@ def completar(r: dict[str, Any]) -> None:
                 "objetivo": f"{nombre} ≥ {minimo} del suelo DRF",
                 "valor": valor,
                 "ok": bool(valor and valor >= minimo),
+            }
+        )
+    for nombre in HERRAMIENTAS_AL_SUELO:
+        valor = corridas.get(nombre, {}).get("ratio_suelo_herramienta")
+        objetivos.append(
+            {
+                "objetivo": f"{nombre} ≥ {RATIO_SUELO_HERRAMIENTA} del suelo de una herramienta",
+                "valor": valor,
+                "ok": bool(valor and valor >= RATIO_SUELO_HERRAMIENTA),
             }
         )
     eco = corridas["eco"]["rps"]
@@ -216,9 +240,9 @@ def markdown(r: dict[str, Any]) -> str:
         "máquina). Suelo DRF (la misma vista desnuda más un límite compartido en Redis, como "
         f"APIView): {r['corridas']['suelo_drf']['rps']:.0f} req/s.",
         "",
-        f"| petición | req/s | × límite | × suelo DRF | p50 ms | p99 ms | errores "
-        f"| SQL/petición ({cab_sql}) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        f"| petición | req/s | × límite | × suelo DRF | × suelo herramienta | p50 ms | p99 ms "
+        f"| errores | SQL/petición ({cab_sql}) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for nombre, c in r["corridas"].items():
         if nombre.startswith("limite"):
@@ -230,9 +254,10 @@ def markdown(r: dict[str, Any]) -> str:
         sql = " / ".join(
             str(r["sql"][e][nombre]["consultas"]) if nombre in r["sql"][e] else "–" for e in escalas
         )
+        al_suelo = c.get("ratio_suelo_herramienta")
         lineas.append(
             f"| {titulo} | {c['rps']:.0f} | {c['ratio_limite']:.2f} | {c['ratio_drf']:.2f} | "
-            f"{_ms(c['p50_ms'])} | "
+            f"{'–' if al_suelo is None else f'{al_suelo:.2f}'} | {_ms(c['p50_ms'])} | "
             f"{_ms(c['p99_ms'])} | {c['errores']} | {sql} |"
         )
     lineas += [

@@ -17,6 +17,7 @@ RUTA_MCP = "/mcp/api/mcp"
 RUTA_MARCA = "/auth/api/v1/auth/marca"
 RUTA_LOGO = "/auth/api/v1/auth/marca/archivo/logo"
 SIN_ERROR = '"isError":false'
+SUELO_HERRAMIENTA = "suelo_herramienta"
 # Search texts: a place and a kind of request, the way a person asks ("viáticos a Cartagena").
 TEXTO_BUSCAR = "viaticos cartagena"
 TEXTO_GLOBAL = "cartagena"
@@ -131,6 +132,17 @@ def todas(demo: dict[str, Any], etag_marca: str, etag_logo: str) -> list[Peticio
             "/suelo-drf",
             contiene='"success":true',
         ),
+        # The floor of a tool call (issue 42): every tools/call row gets its ratio to it.
+        _herramienta(
+            demo,
+            "estado_solicitud",
+            {"numero_radicado": numero},
+            clave=SUELO_HERRAMIENTA,
+            titulo="suelo de una herramienta: límite en Redis, SELECT por número, INSERT de "
+            "auditoría (Django sin middleware)",
+            servidor=LIMITE,
+            ruta="/suelo-herramienta",
+        ),
         Peticion("marca_200", "marca 200", HUB, "GET", RUTA_MARCA, contiene='"version"'),
         Peticion(
             "marca_304",
@@ -209,6 +221,9 @@ def todas(demo: dict[str, Any], etag_marca: str, etag_logo: str) -> list[Peticio
             servidor=PEER,
             ruta="/mcp",
         ),
+        _herramienta(demo, "resumen_solicitud", {"numero_radicado": numero}),
+        _herramienta(demo, "estado_cdp", {"numero": demo["cdp"]}),
+        _herramienta(demo, "estado_rp", {"numero": demo["rp"]}),
         _herramienta(
             demo,
             "buscar_solicitudes",

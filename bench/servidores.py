@@ -104,7 +104,7 @@ def arrancar(cfg: Config, base: Base) -> list[Servidor]:
     ]
     servidores.append(_lanzar(p.PEER, cfg.puerto + 2, args, env))
     for servidor in servidores:
-        _esperar(servidor)
+        esperar(servidor)
     return servidores
 
 
@@ -115,7 +115,7 @@ def arrancar_hub(
     env = base.entorno(cfg)
     args = _gunicorn(cfg, env, "hub.wsgi", puerto, workers=workers, reciclar=reciclar)
     servidor = _lanzar(nombre, puerto, args, env)
-    _esperar(servidor)
+    esperar(servidor)
     return servidor
 
 
@@ -129,7 +129,7 @@ def _lanzar(nombre: str, puerto: int, args: list[str], env: dict[str, str]) -> S
     return Servidor(nombre, puerto, proceso, log)
 
 
-def _esperar(servidor: Servidor, segundos: float = 90) -> None:
+def esperar(servidor: Servidor, segundos: float = 90) -> None:
     """Wait until the server answers HTTP at /; stop the run if it dies or stays silent."""
     limite = time.monotonic() + segundos
     while time.monotonic() < limite:

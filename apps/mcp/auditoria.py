@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
+from django.db.models.sql import InsertQuery
 
 from apps.autorizacion import tokens
 from apps.mcp import secretos
@@ -76,22 +77,38 @@ def registrar(
     within ~3 × wal_writer_delay (600 ms by default) could lose it (docs/decisiones/asistente.md).
     A write tool's row commits with its write, waiting for the disk as the write does.
     """
-    if connection.vendor == "postgresql" and not connection.in_atomic_block:
-        with transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL synchronous_commit TO OFF")
-            return _crear(
-                identidad,
-                herramienta,
-                argumentos,
-                resultado,
-                duracion_ms,
-                aprobada_en_el_hub,
-                objeto,
-            )
-    return _crear(
+    campos = _campos(
         identidad, herramienta, argumentos, resultado, duracion_ms, aprobada_en_el_hub, objeto
     )
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        fila = RegistroAuditoria(**campos)
+        _insertar_sin_esperar_disco(fila)
+        return fila
+    return RegistroAuditoria.objects.create(**campos)
+
+
+# One query string, one round trip: PostgreSQL runs a multi-statement simple query as one
+# implicit transaction, in which SET LOCAL holds until its commit (BEGIN, SET LOCAL, INSERT and
+# COMMIT were four round trips and Django's atomic block around them).
+_SIN_ESPERAR_DISCO = "SET LOCAL synchronous_commit TO OFF; "
+
+
+def _insertar_sin_esperar_disco(fila: RegistroAuditoria) -> None:
+    """INSERT the row as the ORM builds it (its compiler prepares every value), committed at
+    once without waiting for the disk; `fila.pk` is set from RETURNING."""
+    campos = [f for f in RegistroAuditoria._meta.local_concrete_fields if not f.primary_key]
+    consulta = InsertQuery(RegistroAuditoria)
+    consulta.insert_values(campos, [fila])
+    [(sql, parametros)] = consulta.get_compiler(connection=connection).as_sql()
+    columna = connection.ops.quote_name(RegistroAuditoria._meta.pk.column)
+    with connection.cursor() as cursor:
+        # The hub's cursors bind client-side (psycopg's ClientCursor): the string goes out as a
+        # simple query, where several statements are allowed.
+        cursor.execute(f"{_SIN_ESPERAR_DISCO}{sql} RETURNING {columna}", parametros)
+        cursor.nextset()  # past the SET, to the INSERT's RETURNING
+        fila.pk = cursor.fetchone()[0]
+    fila._state.adding = False
+    fila._state.db = connection.alias
 
 
 def objeto_escrito(objeto: dict[str, str] | None) -> dict[str, str]:
@@ -104,7 +121,7 @@ def objeto_escrito(objeto: dict[str, str] | None) -> dict[str, str]:
     return limpio if limpio["texto"] else {}
 
 
-def _crear(
+def _campos(
     identidad: Identidad,
     herramienta: str,
     argumentos: Any,
@@ -112,13 +129,14 @@ def _crear(
     duracion_ms: int,
     aprobada_en_el_hub: bool,
     objeto: dict[str, str] | None = None,
-) -> RegistroAuditoria:
+) -> dict[str, Any]:
+    """The row's fields."""
     limpios = limpiar_argumentos(argumentos) if isinstance(argumentos, dict) else {}
     # The key is the hub's, never the caller's: one sent as an argument is dropped.
     limpios.pop(APROBADA_EN_EL_HUB, None)
     if aprobada_en_el_hub:
         limpios[APROBADA_EN_EL_HUB] = True
-    return RegistroAuditoria.objects.create(
+    return dict(
         usuario=identidad.usuario,
         clave=identidad.clave,
         token_prefijo=identidad.token.prefijo if identidad.token is not None else "",

@@ -36,14 +36,23 @@ RELACIONES_RESUMEN = (*RELACIONES_ESTADO, "solicitante", "area")
 def solicitud_visible(
     usuario, numero_radicado: str, relaciones: tuple[str, ...] = RELACIONES_RESUMEN
 ) -> Solicitud | None:
-    """The request with this exact number if `usuario` may see it, with `relaciones` joined."""
-    return (
+    """The request with this exact number if `usuario` may see it, with `relaciones` joined
+    and its children's numbers loaded (`radicados_hijos`).
+
+    The number is unique, so no ORDER BY: `first()` would sort by the model's ordering, whose
+    expression took a third of the Python cost of building this query. The children's numbers
+    come from one flat query rather than a prefetch (the same SQL, without its machinery).
+    """
+    consulta = (
         Solicitud.objects.visibles_para(usuario)
         .por_numero(numero_radicado)
         .select_related(*relaciones)
-        .con_hijos()
-        .first()
+        .order_by()[:1]
     )
+    solicitud = next(iter(consulta), None)
+    if solicitud is not None:
+        solicitud.cargar_hijos()
+    return solicitud
 
 
 def solicitud_publica(numero_radicado: str, correo_solicitante: str) -> Solicitud | None:

@@ -1,10 +1,15 @@
-"""Smallest Django project that answers JSON: no apps, no middleware, no database.
+"""Smallest Django project that answers JSON: no apps, no middleware; a database only for the
+floor of a tool call (bench/limite/herramienta.py), with the hub's connection settings.
 
 REST_FRAMEWORK is the hub's (hub/settings.py) minus the schema class: the DRF floor
 (bench/limite/suelo.py) renders and negotiates the way the hub configures DRF.
 """
 
 from __future__ import annotations
+
+import os
+
+import environ
 
 SECRET_KEY = "bench-limite-sin-secretos"  # signs nothing: one constant answer
 DEBUG = False
@@ -13,6 +18,11 @@ ROOT_URLCONF = "bench.limite.urls"
 INSTALLED_APPS: list[str] = []
 MIDDLEWARE: list[str] = []
 DATABASES: dict[str, dict] = {}
+if os.environ.get("DATABASE_URL"):
+    # As hub/settings.py: persistent connections, checked before each request's first query.
+    DATABASES["default"] = environ.Env().db_url("DATABASE_URL")
+    DATABASES["default"]["CONN_MAX_AGE"] = 60
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 USE_TZ = True
 TIME_ZONE = "America/Bogota"
 USE_I18N = False

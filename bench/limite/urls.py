@@ -1,6 +1,7 @@
-"""Four routes: a small JsonResponse shaped like the hub's ping (envelope, service, timestamp);
-the floor of the assistant's protocol, a JSON-RPC tools/call answered by an echo tool; and the
-floor of an endpoint with a shared limit, plain and as DRF (bench/limite/suelo.py)."""
+"""Five routes: a small JsonResponse shaped like the hub's ping (envelope, service, timestamp);
+the floor of the assistant's protocol, a JSON-RPC tools/call answered by an echo tool; the
+floor of an endpoint with a shared limit, plain and as DRF (bench/limite/suelo.py); and the
+floor of a tool call (a limit, a SELECT, an audit INSERT: bench/limite/herramienta.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.urls import path
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
+from bench.limite.herramienta import vista_suelo_herramienta
 from bench.limite.suelo import SueloDRF, vista_suelo
 
 
@@ -51,4 +53,5 @@ urlpatterns = [
     path("eco", eco),
     path("suelo", vista_suelo),
     path("suelo-drf", SueloDRF.as_view()),
+    path("suelo-herramienta", vista_suelo_herramienta),
 ]

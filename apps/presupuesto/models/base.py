@@ -49,6 +49,13 @@ class VisiblesQuerySet(models.QuerySet):
 class ConNumeroQuerySet(VisiblesQuerySet):
     """Documents found by their own number or the financial system's (case-insensitive)."""
 
+    def por_numero_del_hub(self, numero: str):
+        """Exact match on the hub's own `numero` (unique: at most one row, no order needed)."""
+        buscado = (numero or "").strip().upper()
+        if not buscado:
+            return self.none()
+        return self.filter(numero=buscado).order_by()
+
     def por_numero(self, numero: str):
         """Exact match on `numero` or `numero_externo`; numbers are stored upper-case."""
         buscado = (numero or "").strip().upper()

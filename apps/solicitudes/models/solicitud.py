@@ -343,8 +343,21 @@ class Solicitud(ConBusqueda):
 
     @property
     def radicados_hijos(self) -> list[str]:
-        """Children's numbers (drafts left out); use `con_hijos()` to avoid a query per row."""
+        """Children's numbers (drafts left out); use `con_hijos()` (many rows) or
+        `cargar_hijos()` (one) to avoid a query per read."""
+        cargados = self.__dict__.get("_radicados_hijos")
+        if cargados is not None:
+            return list(cargados)
         return [h.numero_radicado for h in self.hijos.all() if h.numero_radicado]
+
+    def cargar_hijos(self) -> None:
+        """Load the children's numbers in one flat query, in `con_hijos()`' order (by id)."""
+        numeros = (
+            Solicitud.objects.filter(padre_id=self.pk)
+            .order_by("pk")
+            .values_list("numero_radicado", flat=True)
+        )
+        self._radicados_hijos = [n for n in numeros if n]
 
 
 # Field names that hold identity documents or contact data (matched as whole words, a number
