@@ -13,10 +13,7 @@ class McpConfig(AppConfig):
         from django.utils.module_loading import autodiscover_modules
 
         from apps.mcp import identidades
-        from apps.mcp.models import AjustesAsistente
-        from apps.mcp.registro import registro
 
         # Each app declares its tools in herramientas.py (as the admin discovers admin.py).
         autodiscover_modules("herramientas")
-        AjustesAsistente.puede_ser_publica = staticmethod(registro.puede_ser_publica)
         identidades.conectar()
