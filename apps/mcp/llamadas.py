@@ -13,8 +13,15 @@ from apps.mcp import aprobaciones, areas, auditoria, confirmacion
 from apps.mcp import limites as limites_mcp
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
-from apps.mcp.registro import Acceso, ErrorHerramienta, Herramienta, Llamada, Resultado, registro
 from hub.busqueda.texto import sin_sustitutos, tiene_sustitutos
+from hub.herramientas.registro import (
+    Acceso,
+    ErrorHerramienta,
+    Herramienta,
+    Llamada,
+    Resultado,
+    registro,
+)
 from hub.http.enlaces import absoluta, con_url
 from hub.http.respuestas import a_json, campos_de
 from hub.observabilidad import metricas

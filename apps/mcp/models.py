@@ -16,8 +16,8 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from apps.mcp.etiquetas import etiqueta
-from apps.mcp.registro import registro
 from hub.cache.singleton import ModeloUnico
+from hub.herramientas.registro import registro
 
 if TYPE_CHECKING:
     from apps.cuentas.models import User

@@ -177,20 +177,19 @@ def test_hub_imports_no_app_outside_its_composition_root():
 DOMINIOS = ("apps.solicitudes", "apps.presupuesto", "apps.calidad", "apps.firmas")
 
 
-def test_the_domain_apps_take_only_the_tool_registry_from_the_assistant():
-    """A tool declares what it needs (apps.mcp.registro); the assistant enforces it: no domain
-    module reaches the assistant's limits, credentials or calls (docs/arquitectura.md)."""
+def test_the_domain_apps_take_the_tool_registry_from_the_base_and_nothing_from_the_assistant():
+    """A tool declares what it needs in hub.herramientas.registro; the assistant enforces it and
+    calls the tool: no domain module imports the assistant (docs/arquitectura.md)."""
     aristas = grafo(del_proyecto(archivos(CARPETAS)))
     hallados = [
         f"{modulo}:{linea}: {destino}"
         for modulo, destinos in aristas.items()
         if modulo.startswith(DOMINIOS)
         for destino, linea in destinos.items()
-        if destino.startswith("apps.mcp") and destino != "apps.mcp.registro"
+        if destino.startswith("apps.mcp")
     ]
-    assert any(
-        d == "apps.mcp.registro" for m in aristas if m.startswith(DOMINIOS) for d in aristas[m]
-    )
+    de_dominios = [d for m in aristas if m.startswith(DOMINIOS) for d in aristas[m]]
+    assert "hub.herramientas.registro" in de_dominios
     assert hallados == []
 
 
