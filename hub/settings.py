@@ -187,6 +187,7 @@ INSTALLED_APPS = [
     "apps.calidad",
     "apps.mcp",
     "apps.autorizacion",
+    "apps.portal",
     "apps.notificaciones",
 ]
 

@@ -23,7 +23,7 @@ urlpatterns = [
     path("", inicio, name="inicio"),
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
-    path("cuentas/", include("apps.cuentas.urls")),
+    path("cuentas/", include("apps.portal.urls")),
     path("auth/", include("apps.marca.urls")),
     path("presupuesto/", include("apps.firmas.urls")),
     path("presupuesto/", include("apps.presupuesto.urls")),

@@ -76,7 +76,7 @@ def cumple_esquema(datos: Any, esquema: dict) -> None:
 
 def esquema_de(nombre: str) -> dict:
     """The outputSchema the tool declares in tools/list."""
-    from apps.mcp.registro import registro as registro_herramientas
+    from hub.herramientas.registro import registro as registro_herramientas
 
     return registro_herramientas.obtener(nombre).esquema_salida
 

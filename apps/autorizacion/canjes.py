@@ -18,7 +18,7 @@ from oauth2_provider.models import RefreshToken
 
 from apps.autorizacion import accesos, tokens
 from apps.autorizacion.models import CanjeCodigo
-from apps.mcp import secretos
+from hub import secretos
 
 logger = logging.getLogger(__name__)
 

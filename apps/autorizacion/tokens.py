@@ -9,7 +9,7 @@ Only their SHA-256 digest is stored (COMPLIANT_BCP_RFC9700_TOKEN_STORAGE): the l
 
 from __future__ import annotations
 
-from apps.mcp import secretos
+from hub import secretos
 
 PREFIJO_ACCESO = "sgioat_"
 PREFIJO_REFRESCO = "sgiort_"

@@ -7,8 +7,8 @@ from typing import Any
 from rest_framework import serializers
 
 from apps.calidad.selectors import buscar_documentos
-from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from hub.busqueda.texto import limpiar
+from hub.herramientas.registro import Acceso, Llamada, Resultado, herramienta
 from hub.http.serializadores import Estricto, texto_buscable
 
 

@@ -37,7 +37,7 @@ from django.utils import timezone
 from apps.cuentas import correo
 from apps.cuentas.models import BloqueoIngreso, User
 from apps.marca import selectors
-from apps.mcp import secretos
+from hub import secretos
 from hub.http.limites import Uso, contar
 
 logger = logging.getLogger(__name__)

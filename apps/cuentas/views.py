@@ -13,51 +13,22 @@ from django.urls import reverse_lazy
 from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_http_methods
 
-from apps.autorizacion.consentimiento import pedido_en_espera
 from apps.cuentas import bloqueos, dispositivos
 from apps.cuentas.correo import tras_responder
 from apps.cuentas.formularios import (
     FormularioCambioContrasena,
-    FormularioIngreso,
     FormularioNuevaContrasena,
     FormularioOlvido,
 )
 from apps.cuentas.intentos import (
     MAX_USUARIO,
     limitar_cambio_clave,
-    limitar_ingreso,
     limitar_olvido,
 )
 from apps.cuentas.sesiones import cerrar_otras_sesiones
 from apps.marca import selectors
-from hub.http import seguridad
 
 MENSAJE_SALIDA = "Cerró su sesión. Para volver a ingresar, escriba su usuario y su contraseña."
-
-
-@method_decorator(limitar_ingreso, name="dispatch")
-class IngresoView(auth_views.LoginView):
-    """GET shows the branded sign-in page; a correct POST goes home, to the tasks (or `next`)."""
-
-    template_name = "cuentas/login.html"
-    authentication_form = FormularioIngreso
-    redirect_authenticated_user = True
-
-    def get_context_data(self, **kwargs):
-        contexto = super().get_context_data(**kwargs)
-        # An app waiting for this sign-in (its authorization request, validated): the page says
-        # who, and its form may end at the app's callback, the last redirect of the chain.
-        contexto["espera"] = pedido_en_espera(self.get_redirect_url())
-        return contexto
-
-    def render_to_response(self, context, **response_kwargs):
-        respuesta = super().render_to_response(context, **response_kwargs)
-        espera = context.get("espera")
-        if espera is not None and espera.origen:
-            respuesta["Content-Security-Policy"] = seguridad.politica(
-                self.request.csp_nonce, (espera.origen,)
-            )
-        return respuesta
 
 
 class SalidaView(auth_views.LogoutView):

@@ -7,14 +7,14 @@ import re
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import path, resolve, reverse
 from django.utils.html import format_html
 
-from apps.cuentas.formularios import FormularioIngreso
 from apps.marca import selectors, services
 from apps.marca.colores import BLANCO, CONTRASTE_MINIMO, contraste, enlace_legible
 from apps.marca.context_processors import colores_derivados, marca_para_plantilla
@@ -184,6 +184,13 @@ def aviso_contraste(color: str) -> str | None:
 CAMPOS_VISTA_PREVIA = ("modo", "nombre", "tagline", "nombre_entidad", "login_titulo")
 
 
+def formulario_de_ingreso() -> forms.Form:
+    """An empty form of the sign-in page, taken from its own view through its URL: the accounts
+    app stands above the brand, which imports none of it."""
+    vista = resolve(reverse(settings.LOGIN_URL)).func.view_class
+    return vista.authentication_form()
+
+
 def marca_de_vista_previa(request: HttpRequest) -> dict[str, Any]:
     """The current brand for templates, with the editor's unsaved values from the query string."""
     datos = marca_para_plantilla(request)
@@ -291,7 +298,7 @@ class MarcaAdmin(AdminUnico):
             raise PermissionDenied
         contexto = {
             "marca": marca_de_vista_previa(request),
-            "form": FormularioIngreso(),
+            "form": formulario_de_ingreso(),
             "vista_previa": True,
         }
         response = TemplateResponse(request, "cuentas/login.html", contexto)

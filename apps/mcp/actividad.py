@@ -25,7 +25,7 @@ from apps.cuentas.models import User
 from apps.mcp.etiquetas import ETIQUETAS, etiqueta
 from apps.mcp.models import RechazoAsistente, RegistroAuditoria, TokenPersonal
 from apps.mcp.rechazos import llave_cache
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from hub.http.enlaces import absoluta
 
 logger = logging.getLogger(__name__)

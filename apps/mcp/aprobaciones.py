@@ -19,7 +19,7 @@ from django.utils import timezone
 from apps.mcp import confirmacion
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente, Aprobacion, ConfirmacionUsada
-from apps.mcp.registro import ErrorHerramienta, Herramienta
+from hub.herramientas.registro import ErrorHerramienta, Herramienta
 from hub.http.enlaces import absoluta
 
 PENDIENTE = "APROBACION_PENDIENTE"

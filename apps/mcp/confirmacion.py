@@ -37,7 +37,7 @@ from django.utils.encoding import force_bytes
 
 from apps.mcp.credenciales import TIPOS, Identidad
 from apps.mcp.models import ConfirmacionUsada
-from apps.mcp.registro import ErrorHerramienta
+from hub.herramientas.registro import ErrorHerramienta
 from hub.http.respuestas import a_json
 
 PROPOSITO = b"apps.mcp.confirmacion.v2"

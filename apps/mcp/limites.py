@@ -12,7 +12,7 @@ import logging
 from django.http import HttpRequest
 
 from apps.mcp.models import AjustesAsistente
-from apps.mcp.registro import ErrorHerramienta, Llamada
+from hub.herramientas.registro import ErrorHerramienta, Llamada
 from hub.http.ip import red_de
 from hub.http.limites import CacheNoDisponible, Regla, Uso, aplicar, clave_ip, contar
 

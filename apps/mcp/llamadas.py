@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
 from typing import Any
@@ -14,8 +13,15 @@ from apps.mcp import aprobaciones, areas, auditoria, confirmacion
 from apps.mcp import limites as limites_mcp
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
-from apps.mcp.registro import Acceso, ErrorHerramienta, Herramienta, Llamada, Resultado, registro
 from hub.busqueda.texto import sin_sustitutos, tiene_sustitutos
+from hub.herramientas.registro import (
+    Acceso,
+    ErrorHerramienta,
+    Herramienta,
+    Llamada,
+    Resultado,
+    registro,
+)
 from hub.http.enlaces import absoluta, con_url
 from hub.http.respuestas import a_json, campos_de
 from hub.observabilidad import metricas
@@ -217,27 +223,94 @@ def _ejecutar(llamada: Llamada, argumentos: dict[str, Any]) -> Resultado:
     return herramienta.funcion(llamada, datos)
 
 
-class _Revertir(Exception):
-    """Carries a tool error out of the savepoint so that nothing the tool wrote survives."""
-
-    def __init__(self, error: ErrorHerramienta):
-        self.error = error
-
-
 def llamar(
     request: HttpRequest | None,
     identidad: Identidad,
     ajustes: AjustesAsistente,
     params: dict[str, Any],
 ) -> dict[str, Any]:
-    """Run one tools/call and audit it; ParametrosInvalidos for -32602 (audited too).
-
-    A write tool and its audit row share one transaction: if the row cannot be written the
-    exception propagates, everything rolls back, and the view answers 503. A read-only tool has
-    nothing to roll back, so it runs without one (BEGIN, SAVEPOINT, RELEASE and COMMIT were four
-    of its eleven queries); an audit row that cannot be written still answers 503.
-    """
+    """Run one tools/call and audit it; ParametrosInvalidos for -32602 (audited too)."""
     inicio = time.monotonic()
+    herramienta, argumentos = _pedida(identidad, params, inicio)
+    llamada = Llamada(
+        identidad=identidad, herramienta=herramienta, ajustes=ajustes, request=request
+    )
+    if herramienta.escritura:
+        respuesta, codigo = _llamar_escritura(llamada, argumentos, inicio)
+    else:
+        respuesta, codigo = _llamar_lectura(llamada, argumentos, inicio)
+    metricas.herramienta(herramienta.nombre, codigo, time.monotonic() - inicio)
+    return respuesta
+
+
+def _llamar_escritura(
+    llamada: Llamada, argumentos: dict[str, Any], inicio: float
+) -> tuple[dict[str, Any], str]:
+    """A write tool and its audit row share one transaction: if the row cannot be written the
+    exception propagates, everything rolls back, and the view answers 503."""
+    with transaction.atomic():
+        try:
+            with transaction.atomic():  # left by an exception, it undoes what the tool wrote
+                hecho: Resultado | ErrorHerramienta = _ejecutar(llamada, argumentos)
+        except Exception as exc:
+            hecho = _como_error(llamada, exc)
+        return _auditada(llamada, argumentos, hecho, inicio)
+
+
+def _llamar_lectura(
+    llamada: Llamada, argumentos: dict[str, Any], inicio: float
+) -> tuple[dict[str, Any], str]:
+    """A read-only tool has nothing to roll back, so it runs without a transaction (BEGIN,
+    SAVEPOINT, RELEASE and COMMIT were four of its eleven queries); an audit row that cannot be
+    written still answers 503."""
+    try:
+        hecho: Resultado | ErrorHerramienta = _ejecutar(llamada, argumentos)
+    except Exception as exc:
+        hecho = _como_error(llamada, exc)
+    return _auditada(llamada, argumentos, hecho, inicio)
+
+
+def _como_error(llamada: Llamada, exc: Exception) -> ErrorHerramienta:
+    """A tool error as it is; anything else logged and answered as ERROR_INTERNO."""
+    if isinstance(exc, ErrorHerramienta):
+        return exc
+    logger.error("la herramienta %s falló", llamada.herramienta.nombre, exc_info=exc)
+    return ErrorHerramienta(
+        "ERROR_INTERNO",
+        "La herramienta falló por un error interno. Intente de nuevo más tarde.",
+    )
+
+
+def _auditada(
+    llamada: Llamada,
+    argumentos: dict[str, Any],
+    hecho: Resultado | ErrorHerramienta,
+    inicio: float,
+) -> tuple[dict[str, Any], str]:
+    """The answer and its code, once the call's audit row is written."""
+    if isinstance(hecho, ErrorHerramienta):
+        respuesta = resultado_json(hecho.mensaje, hecho.datos(), es_error=True)
+        codigo, objeto = hecho.codigo, None
+    else:
+        datos = con_url(hecho.datos)  # an absolute `url` beside every `enlace`
+        respuesta = resultado_json(hecho.resumen, datos, es_error=False)
+        codigo, objeto = "ok", hecho.objeto
+    auditoria.registrar(
+        identidad=llamada.identidad,
+        herramienta=llamada.herramienta.nombre,
+        argumentos=argumentos,
+        resultado=codigo,
+        duracion_ms=int((time.monotonic() - inicio) * 1000),
+        aprobada_en_el_hub=llamada.aprobada_en_el_hub and codigo == "ok",
+        objeto=objeto,
+    )
+    return respuesta, codigo
+
+
+def _pedida(
+    identidad: Identidad, params: dict[str, Any], inicio: float
+) -> tuple[Herramienta, dict[str, Any]]:
+    """The tool and arguments asked for; a malformed request is audited, then -32602."""
     nombre = params.get("name")
     argumentos = params.get("arguments", {})
     problema = None
@@ -248,53 +321,14 @@ def llamar(
     herramienta = registro.obtener(nombre) if isinstance(nombre, str) else None
     if problema is None and herramienta is None:
         problema = f"Herramienta desconocida: {nombre[:80]}."
-    if problema is not None:
-        auditoria.registrar(
-            identidad=identidad,
-            herramienta=nombre if isinstance(nombre, str) else "",
-            argumentos=argumentos,
-            resultado="PARAMETROS_INVALIDOS",
-            duracion_ms=int((time.monotonic() - inicio) * 1000),
-        )
-        metricas.herramienta(getattr(herramienta, "nombre", ""), "PARAMETROS_INVALIDOS")
-        raise ParametrosInvalidos(problema)
-
-    llamada = Llamada(
-        identidad=identidad, herramienta=herramienta, ajustes=ajustes, request=request
+    if problema is None:
+        return herramienta, argumentos
+    auditoria.registrar(
+        identidad=identidad,
+        herramienta=nombre if isinstance(nombre, str) else "",
+        argumentos=argumentos,
+        resultado="PARAMETROS_INVALIDOS",
+        duracion_ms=int((time.monotonic() - inicio) * 1000),
     )
-    envoltura = transaction.atomic if herramienta.escritura else contextlib.nullcontext
-    objeto = None
-    with envoltura():
-        try:
-            with envoltura():
-                try:
-                    resultado = _ejecutar(llamada, argumentos)
-                except ErrorHerramienta as exc:
-                    raise _Revertir(exc) from None
-            datos = con_url(resultado.datos)  # an absolute `url` beside every `enlace`
-            respuesta = resultado_json(resultado.resumen, datos, es_error=False)
-            codigo = "ok"
-            objeto = resultado.objeto
-        except _Revertir as revertido:
-            error = revertido.error
-            respuesta = resultado_json(error.mensaje, error.datos(), es_error=True)
-            codigo = error.codigo
-        except Exception:
-            logger.exception("la herramienta %s falló", herramienta.nombre)
-            error = ErrorHerramienta(
-                "ERROR_INTERNO",
-                "La herramienta falló por un error interno. Intente de nuevo más tarde.",
-            )
-            respuesta = resultado_json(error.mensaje, error.datos(), es_error=True)
-            codigo = error.codigo
-        auditoria.registrar(
-            identidad=identidad,
-            herramienta=herramienta.nombre,
-            argumentos=argumentos,
-            resultado=codigo,
-            duracion_ms=int((time.monotonic() - inicio) * 1000),
-            aprobada_en_el_hub=llamada.aprobada_en_el_hub and codigo == "ok",
-            objeto=objeto,
-        )
-    metricas.herramienta(herramienta.nombre, codigo, time.monotonic() - inicio)
-    return respuesta
+    metricas.herramienta(getattr(herramienta, "nombre", ""), "PARAMETROS_INVALIDOS")
+    raise ParametrosInvalidos(problema)

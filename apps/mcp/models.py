@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from apps.mcp.etiquetas import etiqueta
 from hub.cache.singleton import ModeloUnico
+from hub.herramientas.registro import registro
 
 if TYPE_CHECKING:
     from apps.cuentas.models import User
@@ -81,10 +82,6 @@ def _limite(verbose: str, default: int, ayuda: str) -> models.PositiveIntegerFie
 
 class AjustesAsistente(ModeloUnico):
     """Per-organization knobs of the assistant server, changed by an administrator at run time."""
-
-    # Which tool names may be on the public list: the tool registry answers, given at start
-    # (McpConfig.ready); the model does not import the registry above it. Until then none may.
-    puede_ser_publica: ClassVar[Callable[[str], bool]] = staticmethod(lambda nombre: False)
 
     escrituras_habilitadas = models.BooleanField(
         "escrituras habilitadas",
@@ -209,7 +206,7 @@ class AjustesAsistente(ModeloUnico):
         if not isinstance(publicas, list) or not all(isinstance(n, str) for n in publicas):
             errores["herramientas_publicas"] = "Debe ser una lista de nombres."
         else:
-            malas = [n for n in publicas if not self.puede_ser_publica(n)]
+            malas = [n for n in publicas if not registro.puede_ser_publica(n)]
             if malas:
                 errores["herramientas_publicas"] = (
                     "No son herramientas de acceso público o verificado: " + ", ".join(malas)

@@ -27,8 +27,8 @@ from django.views.decorators.csrf import csrf_exempt
 from apps.mcp import credenciales, llamadas, rechazos, revisiones
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
-from apps.mcp.registro import registro
 from hub.busqueda.texto import tiene_sustitutos
+from hub.herramientas.registro import registro
 from hub.http import respuestas
 from hub.http.limites import Uso, poner_cabeceras
 

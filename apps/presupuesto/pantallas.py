@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db.models import Model, Prefetch, QuerySet
 
 from apps.firmas.models import Firma
-from apps.presupuesto.herramientas.permisos import PLANEACION, REPORTES
+from apps.presupuesto.herramientas.permisos import PERSONALIZADOS, PLANEACION, REPORTES
 from apps.presupuesto.models import Cdp, LineaPaa, Rp
 from apps.presupuesto.models.base import usuario_activo
 from apps.solicitudes.models import Solicitud
@@ -128,3 +128,14 @@ def del_radicado(user, numero_radicado: str | None) -> dict[str, list]:
         ),
         "rps": list(rps_visibles(user).filter(numero_radicado=numero_radicado).order_by("numero")),
     }
+
+
+def de_la_solicitud(user, solicitud: Solicitud) -> dict[str, list]:
+    """The request page's budget part: only the documents `user` could open (same rule as their
+    screens)."""
+    return del_radicado(user, solicitud.numero_radicado)
+
+
+def en_el_inicio(user) -> dict[str, bool]:
+    """The home's budget part: whether it links the personalized reports."""
+    return {"con_reportes": tiene_alguno(user, (PERSONALIZADOS,))}

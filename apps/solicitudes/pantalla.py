@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
 
-from apps.presupuesto import pantallas
 from apps.solicitudes import selectors, services
 from apps.solicitudes.errores import (
     AccionNoPermitida,
@@ -23,8 +22,17 @@ from apps.solicitudes.errores import (
     TransicionInvalida,
 )
 from apps.solicitudes.models import Solicitud
+from hub.operacion.enganches import Enganche
 
 EVENTOS_EN_PANTALLA = 30
+# What the apps above add to the request page, each part under its name in the template's
+# context: budget adds the CDPs and RPs the request originated (apps/presupuesto/apps.py). The
+# requests app imports none of them.
+SECCIONES: Enganche[tuple[str, Callable[[Any, Solicitud], Any]]] = Enganche(
+    "secciones de la pantalla de una solicitud"
+)
+# What the apps above add to the home's context (budget: whether to link its reports).
+EN_EL_INICIO: Enganche[Callable[[Any], dict[str, Any]]] = Enganche("partes del inicio")
 COMENTARIOS_EN_PANTALLA = 50
 
 
@@ -230,8 +238,7 @@ def contexto(usuario, solicitud: Solicitud) -> dict[str, Any]:
         "eventos": selectors.historial(solicitud, EVENTOS_EN_PANTALLA),
         "comentarios": selectors.ultimos_comentarios(solicitud, COMENTARIOS_EN_PANTALLA),
         "hijos": list(solicitud.hijos.all()),
-        # Only the budget documents the person could open (same rule as their screens).
-        "presupuesto": pantallas.del_radicado(usuario, solicitud.numero_radicado),
+        **{nombre: leer(usuario, solicitud) for nombre, leer in SECCIONES},
         "ofrece": ofrece,
         "con_acciones": any(v for k, v in ofrece.items() if k != "comentar"),
         "siguiente": etapa.siguiente() if ofrece["avanzar"] and etapa is not None else None,

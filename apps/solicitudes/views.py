@@ -14,8 +14,6 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
 from apps.cuentas import intentos
-from apps.presupuesto import pantallas
-from apps.presupuesto.herramientas.permisos import PERSONALIZADOS
 from apps.solicitudes import pantalla, selectors, services
 from apps.solicitudes.errores import DatosInvalidos, ErrorSolicitud, SolicitudCambio
 from apps.solicitudes.models import Solicitud
@@ -46,7 +44,8 @@ def inicio(request: HttpRequest) -> HttpResponse:
     contexto["pagina"] = Paginator(suyas, SOLICITUDES_POR_PAGINA).get_page(
         request.GET.get("pagina")
     )
-    contexto["con_reportes"] = pantallas.tiene_alguno(usuario, (PERSONALIZADOS,))
+    for parte in pantalla.EN_EL_INICIO:
+        contexto.update(parte(usuario))
     return render(request, "solicitudes/inicio.html", contexto)
 
 

@@ -25,7 +25,7 @@ from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402
 
 from apps.mcp import credenciales  # noqa: E402
 from apps.mcp.models import AjustesAsistente  # noqa: E402
-from apps.mcp.registro import ErrorHerramienta, Llamada, registro  # noqa: E402
+from hub.herramientas.registro import ErrorHerramienta, Llamada, registro  # noqa: E402
 from hub.http.respuestas import ErrorAPI  # noqa: E402
 
 HERRAMIENTA = registro.obtener("estado_solicitud")

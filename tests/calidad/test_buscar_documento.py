@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.calidad.models import Documento
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from tests.busqueda import CAMPOS_DOCUMENTO
 from tests.calidad.factories import DocumentoFactory, ProcesoFactory
 from tests.mcp_cliente import ajustar, cumple_esquema, llamar

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import event
 from hypothesis import strategies as st
 
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 
 # --- strategies: raw bodies and JSON values ------------------------------------------------------
 

@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import event, note
 
 from apps.mcp.models import RegistroAuditoria
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 
 URL = "/mcp/api/mcp"
 # DATOS_INVALIDOS for arguments that satisfy the inputSchema, by tool and field (printed).

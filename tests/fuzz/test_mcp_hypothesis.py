@@ -37,7 +37,7 @@ from apps.mcp.models import (
     RechazoAsistente,
     RegistroAuditoria,
 )
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from hub.models import Limites
 from tests.fuzz.mcp_estrategias import (
     ACEPTA,

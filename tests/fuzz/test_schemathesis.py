@@ -34,7 +34,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from apps.mcp.models import AjustesAsistente
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from hub.models import Limites
 from hub.wsgi import application
 from tests.marca.factories import ico, png, poner_imagen

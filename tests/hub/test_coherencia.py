@@ -23,8 +23,8 @@ from django.test.utils import CaptureQueriesContext
 from apps.firmas import services as firmas
 from apps.marca.services import actualizar_marca
 from apps.mcp import services as mcp
-from apps.mcp.registro import registro
 from hub.cache import coherencia
+from hub.herramientas.registro import registro
 from tests.coherencia import cambiar_con_la_cache_fallando
 from tests.factories import UserFactory, permiso
 from tests.mcp.factories import nueva_clave, nuevo_token

@@ -12,7 +12,7 @@ import yaml
 
 from apps.mcp import aprobaciones, protocolo
 from apps.mcp.models import AjustesAsistente
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from hub.models import Limites
 
 RAIZ = Path(__file__).resolve().parents[2]

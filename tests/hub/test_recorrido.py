@@ -41,7 +41,7 @@ def _entradas_del_dominio_al_asistente(entradas: list[recorrido.Entrada]) -> lis
         if e.desde is not None
         and e.desde.startswith(DOMINIO)
         and e.modulo.startswith("apps.mcp")
-        and e.modulo != "apps.mcp.registro"
+        and e.modulo != "hub.herramientas.registro"
     ]
 
 

@@ -35,7 +35,7 @@ congelados = gc.get_freeze_count()
 cargada = (
     settings.ROOT_URLCONF in sys.modules
     and "urlconf_module" in get_resolver().__dict__
-    and "apps.mcp.registro" in sys.modules
+    and "hub.herramientas.registro" in sys.modules
 )
 print(congelados, cargada)
 """

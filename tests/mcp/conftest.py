@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from tests.mcp.herramientas_prueba import HERRAMIENTAS_PRUEBA
 from tests.mcp_cliente import ajustar
 

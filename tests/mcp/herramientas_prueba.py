@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import Group
 from rest_framework import serializers
 
-from apps.mcp.registro import (
+from hub.herramientas.registro import (
     Acceso,
     ErrorHerramienta,
     Herramienta,

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from apps.mcp import confirmacion
 from apps.mcp.models import AjustesAsistente, Aprobacion, ConfirmacionUsada, RegistroAuditoria
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from hub.http.enlaces import absoluta
 from hub.http.respuestas import a_json
 from tests.factories import UserFactory

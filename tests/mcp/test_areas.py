@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.mcp.models import RegistroAuditoria
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_aplicacion, nuevo_token, nuevo_token_oauth
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from apps.mcp import ayuda
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 
 pytestmark = pytest.mark.django_db

@@ -14,10 +14,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.calidad.models import Documento
-from apps.mcp.registro import registro
 from apps.presupuesto import services as presupuesto
 from apps.solicitudes import services
 from apps.solicitudes.models import Solicitud
+from hub.herramientas.registro import registro
 from tests.busqueda import CAMPOS_DOCUMENTO, CAMPOS_SOLICITUD, ESTADOS_SOLICITUD, vocabulario
 from tests.calidad.factories import DocumentoFactory, ProcesoFactory
 from tests.factories import AreaFactory, GroupFactory

@@ -23,7 +23,7 @@ from apps.cuentas.models import User
 from apps.mcp import confirmacion
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import ClaveApi, ConfirmacionUsada, TokenPersonal
-from apps.mcp.registro import ErrorHerramienta
+from hub.herramientas.registro import ErrorHerramienta
 from tests.caches import CACHE_MUERTA
 from tests.factories import UserFactory
 from tests.mcp.factories import nuevo_token

@@ -16,8 +16,8 @@ from django.conf import settings
 from django.test import Client
 
 from apps.cuentas.models import User
-from apps.mcp.registro import registro
 from apps.solicitudes.models import Solicitud
+from hub.herramientas.registro import registro
 from tests.demo import cargar_demo
 from tests.mcp_cliente import llamar
 

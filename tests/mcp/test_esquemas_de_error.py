@@ -21,8 +21,8 @@ from apps.cuentas.models import User
 from apps.mcp import aprobaciones, confirmacion, llamadas
 from apps.mcp.llamadas import visible_sin_usuario
 from apps.mcp.models import AjustesAsistente
-from apps.mcp.registro import Herramienta, esquema_error, registro
 from apps.presupuesto.models import Vigencia
+from hub.herramientas.registro import Herramienta, esquema_error, registro
 from hub.http.limites import CacheNoDisponible
 from tests.conftest import limpiar_cache
 from tests.factories import UserFactory

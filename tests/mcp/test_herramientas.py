@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
 from apps.mcp.models import AjustesAsistente
-from apps.mcp.registro import Acceso, Herramienta, Verificacion, esquema_de, registro
+from hub.herramientas.registro import Acceso, Herramienta, Verificacion, esquema_de, registro
 from hub.http.serializadores import Estricto
 from tests.factories import UserFactory
 from tests.mcp.factories import nuevo_token

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from apps.mcp import rechazos
 from apps.mcp.models import RechazoAsistente, RegistroAuditoria
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_clave, nuevo_token, rechazo_contado_en_cache
 from tests.mcp_cliente import ajustar, error_herramienta, llamar, resultado_valido, rpc

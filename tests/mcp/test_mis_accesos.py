@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from tests.factories import AreaFactory, GroupFactory, UserFactory, dar_permisos, permiso
 from tests.mcp.factories import nuevo_token
 from tests.mcp_cliente import ajustar, llamar, rpc, validador

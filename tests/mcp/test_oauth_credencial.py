@@ -11,7 +11,7 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from apps.mcp.models import RegistroAuditoria
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from tests.factories import UserFactory, permiso
 from tests.mcp.factories import nueva_aplicacion, nueva_clave, nuevo_token, nuevo_token_oauth
 from tests.mcp_cliente import ajustar, llamar, rpc

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from apps.mcp.protocolo import INSTRUCCIONES
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from hub.http.enlaces import con_url, esquema_con_url
 
 

@@ -18,8 +18,8 @@ from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from apps.mcp.registro import registro
 from apps.presupuesto import services
+from hub.herramientas.registro import registro
 from tests.mcp_cliente import (
     Respuesta,
     error_herramienta,

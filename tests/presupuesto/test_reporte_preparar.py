@@ -12,8 +12,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from apps.mcp.registro import registro
 from apps.presupuesto import reportes
+from hub.herramientas.registro import registro
 from tests.factories import AreaFactory
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 from tests.presupuesto.factories import cdp_expedido, celda, linea, rp_expedido

@@ -7,7 +7,7 @@ import pytest
 
 from apps.cuentas.models import Area
 from apps.firmas.api import MENSAJE_VALIDA
-from apps.mcp.registro import registro
+from hub.herramientas.registro import registro
 from hub.http.ip import red_de
 from hub.models import Limites
 from tests.factories import AreaFactory

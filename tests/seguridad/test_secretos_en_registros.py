@@ -11,8 +11,8 @@ import pytest
 from django.contrib.admin.models import LogEntry
 
 from apps.mcp.models import ClaveApi, RegistroAuditoria, TokenPersonal
-from apps.mcp.registro import registro
 from apps.solicitudes.models import Comentario
+from hub.herramientas.registro import registro
 from tests.mcp.herramientas_prueba import HERRAMIENTAS_PRUEBA
 from tests.mcp_cliente import URL
 from tests.seguridad import (

@@ -11,8 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from apps.mcp.registro import registro
 from apps.solicitudes import services
+from hub.herramientas.registro import registro
 from tests.busqueda import CAMPOS_SOLICITUD
 from tests.factories import UserFactory, dar_permisos
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador

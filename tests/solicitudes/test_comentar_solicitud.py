@@ -12,9 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.mcp.models import ConfirmacionUsada, RegistroAuditoria
-from apps.mcp.registro import registro
 from apps.solicitudes import selectors, services
 from apps.solicitudes.models import Comentario, Evento, Solicitud, Tarea
+from hub.herramientas.registro import registro
 from tests.busqueda import REFERENCIA_SOLICITUD
 from tests.factories import GroupFactory, UserFactory
 from tests.mcp_cliente import (

@@ -11,8 +11,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from apps.mcp.registro import registro
 from apps.solicitudes import services
+from hub.herramientas.registro import registro
 from tests.busqueda import REFERENCIA_SOLICITUD
 from tests.factories import GroupFactory, UserFactory
 from tests.mcp.factories import nuevo_token

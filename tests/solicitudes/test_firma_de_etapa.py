@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from apps.firmas.models import Firma
-from apps.mcp.registro import registro
 from apps.solicitudes import selectors, services
 from apps.solicitudes.errores import (
     AccionNoPermitida,
@@ -17,6 +16,7 @@ from apps.solicitudes.errores import (
     TransicionInvalida,
 )
 from apps.solicitudes.models import Accion, Estado, Evento, Tarea
+from hub.herramientas.registro import registro
 from tests.factories import CONTRASENA, UserFactory
 from tests.solicitudes.factories import persona, tipo_con_etapas
 

@@ -12,9 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import Tarea
+from hub.herramientas.registro import registro
 from tests.factories import GroupFactory, UserFactory
 from tests.mcp_cliente import error_herramienta, llamar, rpc, validador
 from tests.solicitudes.factories import persona, tipo_con_etapas

@@ -13,9 +13,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.mcp.models import ConfirmacionUsada, RegistroAuditoria
-from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import Solicitud, Tarea, TipoSolicitud
+from hub.herramientas.registro import registro
 from tests.busqueda import REFERENCIA_SOLICITUD
 from tests.factories import GroupFactory, UserFactory
 from tests.mcp_cliente import ajustar, error_herramienta, llamar, rpc, validador

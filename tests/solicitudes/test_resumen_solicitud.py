@@ -14,9 +14,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from apps.mcp.registro import registro
 from apps.solicitudes import services
 from apps.solicitudes.models import CampoFormulario, Comentario, Tarea
+from hub.herramientas.registro import registro
 from tests.busqueda import REFERENCIA_SOLICITUD
 from tests.factories import AreaFactory, GroupFactory, UserFactory
 from tests.mcp_cliente import error_herramienta, llamar, no_encontrado_igual, rpc, validador

@@ -10,9 +10,9 @@ from django import forms
 from django.contrib import admin
 
 from apps.mcp.models import AjustesAsistente, normalizar_origen
-from apps.mcp.registro import registro
 from hub.administracion.formularios import CampoDuracion, CampoLineas
 from hub.administracion.sitio import AdminUnico
+from hub.herramientas.registro import registro
 
 CAMBIOS = ("escrituras_habilitadas", "aprobar_en_el_hub", "confirmacion_segundos")
 ACCESO = (

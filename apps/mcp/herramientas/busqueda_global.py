@@ -14,7 +14,6 @@ from rest_framework import serializers
 from apps.calidad.herramientas import ITEM_DOCUMENTO, documento_limpio
 from apps.calidad.selectors import buscar_documentos
 from apps.mcp import areas
-from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
 from apps.presupuesto import selectors as presupuesto
 from apps.solicitudes.herramientas.buscar import (
     ITEM_SOLICITUD,
@@ -25,6 +24,7 @@ from apps.solicitudes.herramientas.buscar import (
 from apps.solicitudes.models import Solicitud
 from apps.solicitudes.selectors import aplicar_criterios
 from hub.busqueda.columnas import un_vocabulario
+from hub.herramientas.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
 from hub.http.serializadores import texto_buscable
 
 AMBITOS = ("solicitudes", "documentos", "presupuesto")

@@ -15,7 +15,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta, registro
+from hub.herramientas.registro import Acceso, Llamada, Resultado, herramienta, registro
 from hub.http.serializadores import Estricto
 
 logger = logging.getLogger(__name__)

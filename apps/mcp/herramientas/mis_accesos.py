@@ -10,8 +10,8 @@ from rest_framework import serializers
 
 from apps.cuentas.models import User
 from apps.mcp import llamadas
-from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from hub.busqueda.texto import limpiar
+from hub.herramientas.registro import Acceso, Llamada, Resultado, herramienta
 from hub.http.serializadores import Estricto
 
 

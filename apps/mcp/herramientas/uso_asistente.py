@@ -30,7 +30,7 @@ from rest_framework import serializers
 
 from apps.mcp import rechazos
 from apps.mcp.models import RechazoAsistente, RegistroAuditoria
-from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta, registro
+from hub.herramientas.registro import Acceso, Llamada, Resultado, herramienta, registro
 from hub.http.serializadores import Estricto
 
 PERMISO_ADMINISTRAR = "mcp.asistente.administrar"

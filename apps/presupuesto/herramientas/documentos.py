@@ -12,11 +12,11 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp.registro import ENCONTRADO_FALSO, ErrorHerramienta, Llamada, Resultado
 from apps.presupuesto.estados import EstadoExpedicion
 from apps.presupuesto.herramientas.esquemas import TEXTO, TEXTO_O_NULO
 from apps.presupuesto.herramientas.formato import limpio
 from hub.busqueda.texto import recortar
+from hub.herramientas.registro import ENCONTRADO_FALSO, ErrorHerramienta, Llamada, Resultado
 from hub.http.serializadores import Estricto
 
 ESTADO_EXPEDICION = {"type": ["string", "null"], "enum": [*EstadoExpedicion.values, None]}

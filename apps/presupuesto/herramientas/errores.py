@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from apps.mcp.registro import ErrorHerramienta
 from apps.presupuesto.selectors import FiltroInvalido
 from hub.busqueda.texto import limpiar
+from hub.herramientas.registro import ErrorHerramienta
 
 
 def sin_vigencia() -> ErrorHerramienta:

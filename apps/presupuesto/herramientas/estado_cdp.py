@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.presupuesto.estados import EstadoCdp
 from apps.presupuesto.herramientas.documentos import (
     SALIDA_NO_ENCONTRADO,
@@ -24,6 +23,7 @@ from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.herramientas.permisos import PLANEACION
 from apps.presupuesto.selectors import ficha_cdp
 from hub.busqueda.texto import recortar
+from hub.herramientas.registro import Acceso, Llamada, Resultado, herramienta
 
 ArgsEstadoCdp = argumentos("CDP", "CDP-2026-00012")
 

@@ -6,7 +6,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.presupuesto.herramientas.errores import (
     SALIDA_FILTRO_INVALIDO,
     filtro_invalido,
@@ -38,6 +37,7 @@ from apps.presupuesto.herramientas.formato import (
 )
 from apps.presupuesto.herramientas.permisos import REPORTES
 from apps.presupuesto.selectors import MAX_COINCIDENCIAS, FiltroInvalido, tablero
+from hub.herramientas.registro import Acceso, Llamada, Resultado, herramienta
 from hub.http.serializadores import Estricto
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.presupuesto.estados import EstadoRp
 from apps.presupuesto.herramientas.documentos import (
     SALIDA_NO_ENCONTRADO,
@@ -17,6 +16,7 @@ from apps.presupuesto.herramientas.formato import pesos
 from apps.presupuesto.herramientas.permisos import PLANEACION
 from apps.presupuesto.selectors import ficha_rp
 from hub.busqueda.texto import recortar
+from hub.herramientas.registro import Acceso, Llamada, Resultado, herramienta
 
 ArgsEstadoRp = argumentos("RP", "RP-2026-00007")
 

@@ -12,13 +12,20 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp.registro import Acceso, ErrorHerramienta, Herramienta, Llamada, Resultado, registro
 from apps.presupuesto import reportes
 from apps.presupuesto.herramientas.esquemas import CONTEO, TEXTO, TEXTO_O_NULO, lista, objeto
 from apps.presupuesto.herramientas.formato import limpio, pesos
 from apps.presupuesto.herramientas.permisos import PERSONALIZADOS
 from apps.presupuesto.reportes import FORMATOS, FUENTES, MAX_FILTROS, MAX_ORDEN, MAX_VALORES
 from hub.busqueda.texto import limpiar, recortar
+from hub.herramientas.registro import (
+    Acceso,
+    ErrorHerramienta,
+    Herramienta,
+    Llamada,
+    Resultado,
+    registro,
+)
 from hub.http.enlaces import absoluta
 from hub.http.serializadores import Estricto
 
@@ -71,7 +78,7 @@ class ValorFiltro(serializers.JSONField):
     """A text, a number, or a list of them (for `en`, and `[desde, hasta]` for `entre`)."""
 
     # The engine maps fields to JSON Schema by class and has no "text or number or list":
-    # `esquema_json` replaces the mapped schema (see apps.mcp.registro.esquema_de_campo).
+    # `esquema_json` replaces the mapped schema (see hub.herramientas.registro.esquema_de_campo).
     esquema_json = ESQUEMA_VALOR
     default_error_messages = {"tipo": "Debe ser texto, un número o una lista de ellos."}
 

@@ -9,7 +9,6 @@ from typing import Any
 from django.utils import timezone
 from rest_framework import serializers
 
-from apps.mcp.registro import Acceso, Herramienta, Llamada, Resultado, registro
 from apps.presupuesto.estados import EstadoCdp, EstadoLinea, EstadoRp
 from apps.presupuesto.herramientas.errores import (
     SALIDA_FILTRO_INVALIDO,
@@ -41,6 +40,7 @@ from apps.presupuesto.herramientas.formato import (
 from apps.presupuesto.herramientas.permisos import PLANEACION, REPORTES
 from apps.presupuesto.selectors import FiltroInvalido, paa_mes, resumen_area
 from hub.busqueda.texto import MESES, recortar
+from hub.herramientas.registro import Acceso, Herramienta, Llamada, Resultado, registro
 from hub.http.serializadores import Estricto
 
 # Months of the years 2000 to 2100, as the validation below accepts.

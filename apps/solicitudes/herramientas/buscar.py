@@ -7,7 +7,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
 from apps.solicitudes.herramientas.esquemas import ENLACE, ENTERO, ESTADO, FECHA, TEXTO, objeto
 from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.herramientas.permisos import PERMISOS_SOLICITUDES
@@ -15,6 +14,7 @@ from apps.solicitudes.models import Estado, Solicitud
 from apps.solicitudes.selectors import solicitudes_filtradas
 from hub.busqueda.columnas import total_y_pagina
 from hub.busqueda.texto import limpiar
+from hub.herramientas.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
 from hub.http.serializadores import ConFechas
 
 PERMISO_TODAS = "solicitudes.ver_todas"

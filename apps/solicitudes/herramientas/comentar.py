@@ -12,7 +12,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors, services
 from apps.solicitudes.errores import ErrorSolicitud
 from apps.solicitudes.herramientas.errores import (
@@ -26,6 +25,7 @@ from apps.solicitudes.herramientas.permisos import PERMISOS_SOLICITUDES
 from apps.solicitudes.herramientas.validacion import texto_limpio
 from apps.solicitudes.models import Solicitud
 from hub.busqueda.texto import limpiar
+from hub.herramientas.registro import Acceso, Llamada, Resultado, herramienta
 from hub.http.serializadores import Estricto
 
 # The service calls the text `texto`; the tool's argument is `comentario`.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps.mcp.registro import ENCONTRADO_FALSO, ErrorHerramienta
 from apps.solicitudes.errores import ErrorSolicitud
+from hub.herramientas.registro import ENCONTRADO_FALSO, ErrorHerramienta
 
 # The same answer for "does not exist" and "you cannot see it": nothing tells them apart.
 NO_ENCONTRADA = "No se encontró una solicitud con ese número a la que tenga acceso."

@@ -6,7 +6,11 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp.registro import (
+from apps.solicitudes.herramientas.formato import fecha
+from apps.solicitudes.models import Estado, Solicitud
+from apps.solicitudes.selectors import RELACIONES_ESTADO, solicitud_publica, solicitud_visible
+from hub.busqueda.texto import limpiar
+from hub.herramientas.registro import (
     ENCONTRADO_FALSO,
     Acceso,
     ErrorHerramienta,
@@ -15,10 +19,6 @@ from apps.mcp.registro import (
     Verificacion,
     herramienta,
 )
-from apps.solicitudes.herramientas.formato import fecha
-from apps.solicitudes.models import Estado, Solicitud
-from apps.solicitudes.selectors import RELACIONES_ESTADO, solicitud_publica, solicitud_visible
-from hub.busqueda.texto import limpiar
 from hub.http.serializadores import Estricto
 
 # One answer for "does not exist", "you cannot see it" and "the e-mail does not match":

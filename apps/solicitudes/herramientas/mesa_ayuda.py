@@ -11,7 +11,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import services
 from apps.solicitudes.errores import ErrorSolicitud
 from apps.solicitudes.herramientas.errores import error_de_dominio
@@ -19,6 +18,7 @@ from apps.solicitudes.herramientas.esquemas import ENLACE, ESTADO, FECHA, TEXTO,
 from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.herramientas.validacion import texto_limpio
 from hub.busqueda.texto import limpiar
+from hub.herramientas.registro import Acceso, Llamada, Resultado, herramienta
 from hub.http.serializadores import Estricto
 
 _SEVERIDAD = {"type": "string", "enum": list(services.SEVERIDADES)}

@@ -8,7 +8,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors
 from apps.solicitudes.herramientas.errores import SALIDA_NO_ENCONTRADA, no_encontrada
 from apps.solicitudes.herramientas.esquemas import (
@@ -24,6 +23,7 @@ from apps.solicitudes.herramientas.esquemas import (
 from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.models import CampoFormulario, Evento, Solicitud
 from hub.busqueda.texto import limpiar, recortar
+from hub.herramientas.registro import Acceso, Llamada, Resultado, herramienta
 from hub.http.serializadores import Estricto
 
 # How many chat messages incluir_comentarios adds, and how long each text may be.

@@ -12,7 +12,6 @@ from typing import Any
 from django.utils import timezone
 from rest_framework import serializers
 
-from apps.mcp.registro import Acceso, Llamada, Resultado, herramienta
 from apps.solicitudes import selectors
 from apps.solicitudes.herramientas.esquemas import (
     BOOLEANO,
@@ -26,6 +25,7 @@ from apps.solicitudes.herramientas.esquemas import (
 from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.models import Tarea
 from hub.busqueda.texto import limpiar
+from hub.herramientas.registro import Acceso, Llamada, Resultado, herramienta
 from hub.http.serializadores import Estricto
 
 

@@ -21,10 +21,10 @@ from apps.autorizacion import services as servicios_oauth
 from apps.cuentas.avisos import avisar_acceso_nuevo
 from apps.cuentas.clientes_mcp import configuraciones
 from apps.cuentas.correo import tras_responder
-from apps.cuentas.formularios import FormularioToken
 from apps.mcp import conexiones, recurso, services
 from apps.mcp.entrega import Entrega
 from apps.mcp.models import AjustesAsistente, TokenPersonal
+from apps.portal.formularios import FormularioToken
 
 ENTREGA_TOKEN = Entrega("token", "/cuentas/perfil/")
 SIN_ACCESO = "Su usuario no tiene acceso al asistente."

@@ -1,7 +1,9 @@
 """The tool registry (docs/contrato.md): a tool declared once, its JSON Schema from its serializer.
 
-Apps declare tools in their `herramientas.py` with the `herramienta` decorator; `McpConfig.ready()`
-imports every such module, the way the admin discovers `admin.py`.
+It lives in the base, below both the domains that declare tools and the assistant that serves
+them, as `django.contrib.admin` lives below the apps that register in it. Apps declare tools in
+their `herramientas.py` with the `herramienta` decorator; `McpConfig.ready()` imports every such
+module, the way the admin discovers `admin.py`, and checks each tool's area.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from rest_framework import serializers
 
-from apps.mcp.areas import AREAS
 from hub.http.enlaces import esquema_con_url
 from hub.http.serializadores import Estricto
 
@@ -160,13 +161,11 @@ class Herramienta:
     verificacion: Verificacion | None = None
     # What this tool's own errors add to codigo and mensaje, e.g. {"encontrado": ENCONTRADO_FALSO}.
     salida_error: dict[str, Any] = field(default_factory=dict)
-    # The area a connection must be granted to reach this tool (apps.mcp.areas); None: open to
-    # every connection under its own rule.
+    # The area a connection must be granted to reach this tool, by its code (the assistant's
+    # areas, checked when it starts); None: open to every connection under its own rule.
     area: str | None = None
 
     def __post_init__(self) -> None:
-        if self.area is not None and self.area not in AREAS:
-            raise ValueError(f"{self.nombre}: área desconocida {self.area!r}")
         if (self.acceso is Acceso.VERIFICADA) != (self.verificacion is not None):
             raise ValueError(f"{self.nombre}: solo el acceso verificada declara su verificación")
         if self.escritura:

@@ -1,0 +1,1 @@
+"""The MCP tool registry: the domains declare their tools here; the assistant serves them."""
