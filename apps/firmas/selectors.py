@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from apps.firmas.models import TOKEN_IMPOSIBLE, Firma
 from hub.busqueda.texto import limpiar, recortar
-from hub.cache.singleton import (
+from hub.cache.versionado import (
     claves_versionado,
     guardar_versionado,
     invalidar_versionado,
