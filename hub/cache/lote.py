@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextvars
 import hashlib
-import time
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -34,6 +33,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest
+from django_ratelimit import core as ratelimit_core
 
 from hub.cache import almacenes
 
@@ -41,19 +41,28 @@ FALTA = almacenes.FALTA  # asked in the round trip, and not in the cache
 
 # django-ratelimit's keys start with this (its documented RATELIMIT_CACHE_PREFIX, default "rl:").
 PREFIJO_LIMITES = getattr(settings, "RATELIMIT_CACHE_PREFIX", "rl:")
-# django_ratelimit.core.EXPIRATION_FUDGE: a window's key lives this much past its end.
-MARGEN_EXPIRACION = 5
 
 NO_PEDIDA = object()  # not in this request's batch: ask the cache
 
 
+def ahora() -> int:
+    """The rate limiter's clock: django-ratelimit's own (its module's `time`), so that a window
+    here is always the library's (the tests stand that clock still)."""
+    return int(ratelimit_core.time.time())
+
+
+def expiracion(segundos: int) -> int:
+    """How long a window's key lives: the window and the library's EXPIRATION_FUDGE."""
+    return segundos + ratelimit_core.EXPIRATION_FUDGE
+
+
 def ventana_de(valor: str, segundos: int) -> int:
     """django_ratelimit.core._get_window: the end of the window `valor` counts in now."""
-    ahora = int(time.time())
+    ahora_ = ahora()
     if segundos == 1:
-        return ahora
-    fin = ahora - (ahora % segundos) + (zlib.crc32(valor.encode("utf-8")) % segundos)
-    return fin + segundos if fin < ahora else fin
+        return ahora_
+    fin = ahora_ - (ahora_ % segundos) + (zlib.crc32(valor.encode("utf-8")) % segundos)
+    return fin + segundos if fin < ahora_ else fin
 
 
 def llave_de_limite(grupo: str, valor: str, limite: int, segundos: int, ventana: int) -> str:
@@ -166,7 +175,7 @@ def hacer(pedido: Pedido) -> Lote | None:
     conteos = {}
     for conteo in pedido.conteos:
         llave, _ = conteo.llave()
-        conteos[llave] = conteo.segundos + MARGEN_EXPIRACION
+        conteos[llave] = expiracion(conteo.segundos)
     try:
         cuentas, valores, agregadas = en_un_viaje(conteos, pedido.lecturas, pedido.agregados)
     except Exception:  # each call below finds out (and logs) alone

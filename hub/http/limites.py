@@ -10,7 +10,6 @@ names).
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -76,7 +75,7 @@ def contar(
             llave, fin = lote.Conteo(grupo, clave, limite, ventana).llave()
             contados = lote.contado(llave)
             if contados is not None:
-                return Uso(limite=limite, usados=contados, reintentar_en=fin - int(time.time()) + 1)
+                return Uso(limite=limite, usados=contados, reintentar_en=fin - lote.ahora() + 1)
     try:
         uso = get_usage(
             request,
