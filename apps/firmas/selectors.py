@@ -117,7 +117,7 @@ def _llave_verificacion(token: uuid.UUID) -> str:
 
 
 def llaves_verificacion(texto: str) -> list[str]:
-    """The cache keys `verificacion(texto)` reads (for hub.cache.precarga)."""
+    """The cache keys `verificacion(texto)` reads (for the request's batch, hub.cache.lote)."""
     token = token_de(texto)
     if token == TOKEN_IMPOSIBLE:
         return []
