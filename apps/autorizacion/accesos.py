@@ -27,7 +27,7 @@ from apps.mcp import areas as areas_asistente
 from apps.mcp import identidades
 from apps.solicitudes.models.bandeja import ids_roles
 from hub.cache import coherencia
-from hub.cache.singleton import claves_versionado, guardar_versionado, leer_versionado
+from hub.cache.por_huella import FilasPorHuella
 
 TTL = identidades.TTL
 ALCANCE_LEER = "asistente:leer"
@@ -73,20 +73,14 @@ class AccesoOAuth:
         return recurso in self.recursos
 
 
-def _clave(digest: str) -> str:
-    return f"oauth:acc:{digest}"
-
-
-def claves(digest: str) -> list[str]:
-    """The cache keys a lookup of this digest reads (for hub.cache.precarga)."""
-    return claves_versionado(_clave(digest), identidades.GENERACION)
-
-
-def prever(digest: str) -> tuple[list[str], tuple[int, ...] | None]:
-    """For hub.cache.precarga: the keys a lookup of this digest reads, and (token id, user id,
-    client
-    id) if this process has resolved it before (None otherwise)."""
-    return claves(digest), identidades.recordado(digest)
+FILAS = FilasPorHuella(
+    "oauth:acc",
+    identidades.GENERACION,
+    TTL,
+    vista=lambda entrada: (entrada.token_id, entrada.usuario.pk, entrada.aplicacion.pk),
+)
+claves = FILAS.claves
+prever = FILAS.prever
 
 
 def _de_la_base(digest: str) -> AccesoOAuth | None:
@@ -119,15 +113,7 @@ def por_huella(digest: str) -> AccesoOAuth | None:
     None; remembered for the next request's guess (`prever`). The MCP endpoint's only lookup:
     format, digest, live state and resource are checked by the credential table
     (apps.mcp.credenciales.OAUTH), never a second time here."""
-    clave = _clave(digest)
-    entrada, generacion = leer_versionado(clave, generacion_en=identidades.GENERACION)
-    if entrada is None:
-        entrada = _de_la_base(digest)
-        if entrada is not None:
-            guardar_versionado(clave, entrada, generacion, TTL)
-    if entrada is not None:
-        identidades.recordar(digest, (entrada.token_id, entrada.usuario.pk, entrada.aplicacion.pk))
-    return entrada
+    return FILAS.leer(digest, _de_la_base)
 
 
 def olvidar() -> None:

@@ -17,7 +17,7 @@ from django.db.models.signals import post_delete, post_save
 
 from apps.autorizacion.models import AnfitrionReconocido, Aplicacion, nombre_limpio
 from apps.autorizacion.redirecciones import LOOPBACK
-from hub.cache.singleton import guardar_versionado, invalidar_versionado, leer_versionado
+from hub.cache.versionado import guardar_versionado, invalidar_versionado, leer_versionado
 
 CLAVE = "autorizacion:anfitriones:v1"
 # Read on every authorization request; every change is invalidated at once (and, if the cache

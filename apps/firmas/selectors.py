@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from apps.firmas.models import TOKEN_IMPOSIBLE, Firma
 from hub.busqueda.texto import limpiar, recortar
-from hub.cache.singleton import (
+from hub.cache.versionado import (
     claves_versionado,
     guardar_versionado,
     invalidar_versionado,
@@ -117,7 +117,7 @@ def _llave_verificacion(token: uuid.UUID) -> str:
 
 
 def llaves_verificacion(texto: str) -> list[str]:
-    """The cache keys `verificacion(texto)` reads (for hub.cache.precarga)."""
+    """The cache keys `verificacion(texto)` reads (for the request's batch, hub.cache.lote)."""
     token = token_de(texto)
     if token == TOKEN_IMPOSIBLE:
         return []

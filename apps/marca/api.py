@@ -12,7 +12,7 @@ from apps.marca import selectors
 from apps.marca.imagenes import CONTENT_TYPES, EXTENSIONES
 from apps.marca.models import CLAVE_PUBLICA
 from apps.marca.serializers import Marca
-from hub.cache.singleton import claves_versionado
+from hub.cache.versionado import claves_versionado
 from hub.http import respuestas
 from hub.http.api import VistaPublica
 from hub.http.limites import Regla

@@ -8,7 +8,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models, transaction
 
-from hub.cache.singleton import ModeloUnico, invalidar_versionado
+from hub.cache.singleton import ModeloUnico
+from hub.cache.versionado import invalidar_versionado
 
 validar_color = RegexValidator(
     r"^#[0-9A-Fa-f]{6}$", "Use un color hexadecimal de la forma #RRGGBB.", code="color"

@@ -24,7 +24,7 @@ from apps.marca.models import (
 )
 from apps.marca.serializers import Marca as MarcaSalida
 from hub.administracion import gramatica
-from hub.cache.singleton import guardar_versionado, leer_versionado
+from hub.cache.versionado import guardar_versionado, leer_versionado
 
 logger = logging.getLogger(__name__)
 

@@ -1,10 +1,9 @@
 """Who calls, which limit the call spends, and whether it may use the assistant (docs/contrato.md).
 
-`admitir` decides all three, once, for the endpoint (`apps.mcp.protocolo.vista_mcp`) and for
-its one-round-trip pre-read (`hub.cache.precarga`), which runs the same function in planning mode:
-the
-cache keys a warm request reads, its count and its last-use marks, guessed from what this process
-has resolved before. The kinds of credential are the table `TIPOS`: a new kind is one entry there.
+`admitir` decides all three, once, for the endpoint (`apps.mcp.protocolo.vista_mcp`). `prever`
+declares the endpoint's part of the request's batch (hub.cache.lote): the cache keys a warm
+request reads and, guessed from what this process resolved before, its count and its last-use
+marks. The kinds of credential are the table `TIPOS`: a new kind is one entry there.
 
 Failures are HTTP envelope errors (`ErrorAPI`), never JSON-RPC errors. Secrets never reach a log
 or an error text: every message below is fixed.
@@ -13,7 +12,6 @@ or an error text: every message below is fixed.
 from __future__ import annotations
 
 import enum
-import functools
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,7 +31,7 @@ from hub.http.limites import Uso
 from hub.http.respuestas import ErrorAPI
 
 if TYPE_CHECKING:
-    from hub.cache.precarga import Plan
+    from hub.cache.lote import Pedido
 
 
 @dataclass
@@ -253,26 +251,17 @@ def presentadas(request: HttpRequest) -> dict[Papel, dict[str, TipoCredencial]]:
 
 @dataclass(frozen=True)
 class Resuelta:
-    """A credential that names someone: its kind, its row's id and person, and the row itself;
-    while planning, no row but this process's memory of it (`vista`, see TipoCredencial.prever)."""
+    """A credential that names someone: its kind, its row's id and person, and the row itself."""
 
     tipo: TipoCredencial
     id: int
     usuario_id: int | None
     fila: Any = None
-    vista: tuple[int, ...] = ()
 
 
-def _resolver(tipo: TipoCredencial, secreto: str, plan: Plan | None) -> Resuelta | None:
-    """The valid row a secret names (ErrorAPI 401 when none); while planning, the keys its lookup
-    reads and this process's memory of it (None: nothing to guess)."""
+def _resolver(tipo: TipoCredencial, secreto: str) -> Resuelta:
+    """The valid row a secret names (ErrorAPI 401 when none)."""
     digest = secretos.huella_si_bien_formado(secreto, tipo.prefijo)
-    if plan is not None:
-        if digest is None:
-            return None
-        claves, vista = tipo.prever(digest)
-        plan.leer(claves)
-        return Resuelta(tipo, vista[0], vista[1], vista=vista) if vista is not None else None
     fila = tipo.buscar(digest) if digest is not None else None
     if fila is None or not hmac.compare_digest(fila.digest, digest) or not fila.vigente():
         raise _no_autenticado(*tipo.invalida)
@@ -281,39 +270,30 @@ def _resolver(tipo: TipoCredencial, secreto: str, plan: Plan | None) -> Resuelta
     return Resuelta(tipo, fila.pk, getattr(fila, "usuario_id", None), fila)
 
 
-def _identificar(
-    request: HttpRequest, ajustes: AjustesAsistente | None, plan: Plan | None
-) -> tuple[Identidad | None, dict[Papel, Resuelta]] | None:
-    """Who is calling, following the credential table, and their last use noted; ErrorAPI
-    400/401/403 otherwise. While planning (`plan`, no `ajustes`) nothing is read nor written:
-    the checks a guess cannot make are left to the request itself, and None means no guess."""
+def _presentadas_sin_ambiguedad(request: HttpRequest) -> dict[Papel, dict[str, TipoCredencial]]:
+    """`presentadas`, and 400 CREDENCIAL_AMBIGUA for two secrets of one role."""
     por_papel = presentadas(request)
     for papel, secretos_ in por_papel.items():
         if len(secretos_) > 1:
             raise ErrorAPI(400, "CREDENCIAL_AMBIGUA", AMBIGUAS[papel])
-    resueltas: dict[Papel, Resuelta] = {}
-    adivinable = True
-    for papel, secretos_ in por_papel.items():
-        for secreto, tipo in secretos_.items():
-            # An invalid person's credential is a 401: it never falls back to key-only access.
-            resuelta = _resolver(tipo, secreto, plan)
-            if resuelta is not None:
-                resueltas[papel] = resuelta
-            else:
-                adivinable = False  # the other lookups' keys are still worth reading ahead
-    if not adivinable:
-        return None
+    return por_papel
+
+
+def _identificar(
+    request: HttpRequest, ajustes: AjustesAsistente
+) -> tuple[Identidad, dict[Papel, Resuelta]]:
+    """Who is calling, following the credential table, and their last use noted; ErrorAPI
+    400/401/403 otherwise."""
+    resueltas = {
+        papel: _resolver(tipo, secreto)
+        for papel, secretos_ in _presentadas_sin_ambiguedad(request).items()
+        for secreto, tipo in secretos_.items()
+    }
     if not resueltas:
         raise _sin_credencial(
             "Envíe la clave de API (X-MCP-Api-Key) y, para actuar como persona, su token "
             "personal (X-MCP-User-Token)."
         )
-    ip = _ip(request)
-    if plan is not None:
-        for resuelta in resueltas.values():
-            for testigo in resuelta.tipo.testigos_uso(resuelta.vista, ip):
-                plan.agregar(testigo, 1, services.SEGUNDOS_USO)
-        return None, resueltas
     # A kind that comes alone names the integration too: the switch is for personal tokens.
     nombra_integracion = Papel.INTEGRACION in resueltas or any(
         resuelta.tipo.sola is not None for resuelta in resueltas.values()
@@ -327,6 +307,7 @@ def _identificar(
     usuario = persona.fila.usuario if persona is not None else None
     if usuario is not None and not services.puede_usar(usuario):
         raise SinAcceso(usuario, filas.get(CLAVE.nombre))
+    ip = _ip(request)
     ahora = timezone.now()
     for resuelta in resueltas.values():
         resuelta.tipo.anotar_uso(resuelta.fila, ip, ahora)
@@ -351,7 +332,7 @@ def _ip(request: HttpRequest) -> str:
 def identificar(request: HttpRequest, ajustes: AjustesAsistente) -> Identidad:
     """The caller's identity, or ErrorAPI 400/401/403 following the credential table (no limit
     counted: `admitir` does both)."""
-    identidad, _ = _identificar(request, ajustes, None)
+    identidad, _ = _identificar(request, ajustes)
     return identidad
 
 
@@ -366,21 +347,12 @@ class Admision:
     quien: Identidad | SinAcceso | None = None
 
 
-def admitir(
-    request: HttpRequest, ajustes: AjustesAsistente | None, *, plan: Plan | None = None
-) -> Admision | None:
+def admitir(request: HttpRequest, ajustes: AjustesAsistente) -> Admision:
     """Who is calling, the limit the call spends (60/min per person, 120/min per integration
-    without a person, refused credentials per address) and whether it may use the assistant.
-
-    With `plan` (hub.cache.precarga, before the request is served): the same decision as a guess,
-    made
-    into the plan's reads, count and marks; returns None.
-    """
+    without a person, refused credentials per address) and whether it may use the assistant."""
     try:
-        quien = _identificar(request, ajustes, plan)
+        identidad, resueltas = _identificar(request, ajustes)
     except ErrorAPI as rechazo:
-        if plan is not None:
-            return None  # a refused request guesses nothing
         try:
             uso = limites_mcp.aplicar_rechazo(request, ajustes)
         except ErrorAPI as exceso:
@@ -388,24 +360,46 @@ def admitir(
         return Admision(
             rechazo=rechazo, uso=uso, quien=rechazo if isinstance(rechazo, SinAcceso) else None
         )
-    if quien is None:
-        return None
-    identidad, resueltas = quien
     persona, integracion = resueltas.get(Papel.PERSONA), resueltas.get(Papel.INTEGRACION)
-    contar = functools.partial(
-        limites_mcp.aplicar_endpoint,
-        request,
-        usuario_id=persona.usuario_id if persona is not None else None,
-        integracion_id=str(integracion.id) if integracion is not None else "-",
-    )
-    if plan is not None:
-        # Counted with this process's last settings (hub.cache.singleton.prediccion), as
-        # django-ratelimit
-        # will name the key: a changed limit is a wrong guess, never a wrong count.
-        plan.contar(lambda: contar(ajustes=AjustesAsistente.cargar()))
-        return None
     try:
-        uso = contar(ajustes=ajustes)
+        uso = limites_mcp.aplicar_endpoint(
+            request,
+            usuario_id=persona.usuario_id if persona is not None else None,
+            integracion_id=str(integracion.id) if integracion is not None else "-",
+            ajustes=ajustes,
+        )
     except ErrorAPI as exceso:
         return Admision(identidad=identidad, rechazo=exceso, quien=identidad)
     return Admision(identidad=identidad, uso=uso)
+
+
+def prever(request: HttpRequest, pedido: Pedido) -> None:
+    """The request's batch (hub.cache.lote) for `admitir`: the keys each presented credential's
+    lookup reads and, when this process has resolved every one of them before (a guess: what
+    those digests named then), the endpoint's count and the last-use marks `admitir` will ask
+    for. Nothing is decided here; a wrong guess costs `admitir` one more round trip."""
+    try:
+        por_papel = _presentadas_sin_ambiguedad(request)
+    except ErrorAPI:
+        return  # a refused request guesses nothing
+    vistas: dict[Papel, tuple[TipoCredencial, tuple[int, ...] | None]] = {}
+    for papel, secretos_ in por_papel.items():
+        for secreto, tipo in secretos_.items():
+            digest = secretos.huella_si_bien_formado(secreto, tipo.prefijo)
+            if digest is None:
+                return
+            claves, vista = tipo.prever(digest)
+            pedido.leer(claves)
+            vistas[papel] = (tipo, vista)
+    if not vistas or any(vista is None for _, vista in vistas.values()):
+        return
+    ip = _ip(request)
+    for tipo, vista in vistas.values():
+        for testigo in tipo.testigos_uso(vista, ip):
+            pedido.agregar(testigo, 1, services.SEGUNDOS_USO)
+    persona, integracion = vistas.get(Papel.PERSONA), vistas.get(Papel.INTEGRACION)
+    limites_mcp.prever_endpoint(
+        pedido,
+        usuario_id=persona[1][1] if persona is not None else None,
+        integracion_id=str(integracion[1][0]) if integracion is not None else "-",
+    )

@@ -10,14 +10,12 @@ update() of tokens or keys (which sends no post_save) sends `credenciales_actual
 queryset. Expiry needs no change: the reader checks it every time. The user's password hash is
 never cached (deferred).
 
-Unknown digests are not cached: a guessed secret costs a query, and the per-IP limit on refused
-credentials bounds how many.
+Read as every credential row is (hub.cache.por_huella): unknown digests are not cached.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
@@ -26,12 +24,8 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 from apps.cuentas.models import User
 from apps.mcp.models import ClaveApi, TokenPersonal, credenciales_actualizadas
 from apps.solicitudes.models.bandeja import ids_roles
-from hub.cache.singleton import (
-    claves_versionado,
-    guardar_versionado,
-    invalidar_versionado,
-    leer_versionado,
-)
+from hub.cache.por_huella import FilasPorHuella
+from hub.cache.versionado import invalidar_versionado
 
 logger = logging.getLogger(__name__)
 
@@ -39,51 +33,11 @@ GENERACION = "mcp:cred:gen"
 TTL = 3600  # also replaced on every change; the TTL only bounds a missed invalidation
 
 
-# Digest -> (credential id, its user's id): what this process has seen, never changes (a token
-# never moves to another person). Only a guess for hub.cache.precarga (`prever`); every answer comes
-# from the cache.
-_VISTAS: dict[str, tuple[int, ...]] = {}
-MAX_VISTAS = 10_000
-
-
-def _clave(digest: str) -> str:
-    return f"mcp:cred:{digest}"
-
-
-def claves(digest: str) -> list[str]:
-    """The cache keys a lookup of this digest reads."""
-    return claves_versionado(_clave(digest), GENERACION)
-
-
-def prever(digest: str) -> tuple[list[str], tuple[int, ...] | None]:
-    """For hub.cache.precarga: the cache keys a lookup of this digest reads, and (credential id,
-    user
-    id) if this process has resolved it before (None otherwise)."""
-    return claves(digest), recordado(digest)
-
-
-def recordar(digest: str, vista: tuple[int, ...]) -> None:
-    """Remember what a digest named (its id first, then its user's), for the next guess."""
-    if len(_VISTAS) >= MAX_VISTAS:
-        _VISTAS.clear()
-    _VISTAS[digest] = vista
-
-
-def recordado(digest: str) -> tuple[int, ...] | None:
-    """What this process last saw this digest name (see `recordar`), or None."""
-    return _VISTAS.get(digest)
-
-
-def _leer(digest: str, construir) -> Any:
-    clave = _clave(digest)
-    fila, generacion = leer_versionado(clave, generacion_en=GENERACION)
-    if fila is None:
-        fila = construir(digest)
-        if fila is not None:
-            guardar_versionado(clave, fila, generacion, TTL)
-    if fila is not None:
-        recordar(digest, (fila.pk, getattr(fila, "usuario_id", None)))
-    return fila
+FILAS = FilasPorHuella(
+    "mcp:cred", GENERACION, TTL, vista=lambda fila: (fila.pk, getattr(fila, "usuario_id", None))
+)
+claves = FILAS.claves
+prever = FILAS.prever
 
 
 def _token_de_la_base(digest: str) -> TokenPersonal | None:
@@ -107,12 +61,12 @@ def _clave_de_la_base(digest: str) -> ClaveApi | None:
 
 def token(digest: str) -> TokenPersonal | None:
     """The personal token with this digest (its user and permissions loaded), or None."""
-    return _leer(digest, _token_de_la_base)
+    return FILAS.leer(digest, _token_de_la_base)
 
 
 def clave_api(digest: str) -> ClaveApi | None:
     """The API key with this digest, or None."""
-    return _leer(digest, _clave_de_la_base)
+    return FILAS.leer(digest, _clave_de_la_base)
 
 
 def olvidar() -> None:

@@ -12,6 +12,7 @@ import logging
 from django.http import HttpRequest
 
 from apps.mcp.models import AjustesAsistente
+from hub.cache.lote import Pedido, limite_conjeturado
 from hub.herramientas.registro import ErrorHerramienta, Llamada
 from hub.http.ip import red_de
 from hub.http.limites import CacheNoDisponible, Regla, Uso, aplicar, clave_ip, contar
@@ -19,6 +20,13 @@ from hub.http.limites import CacheNoDisponible, Regla, Uso, aplicar, clave_ip, c
 logger = logging.getLogger(__name__)
 
 HORA = 3600
+
+
+def _endpoint(usuario_id: int | None, integracion_id: str) -> tuple[str, str]:
+    """The endpoint limit's group and key: the person, else the integration."""
+    if usuario_id is not None:
+        return "mcp-usuario", str(usuario_id)
+    return "mcp-integracion", integracion_id
 
 
 def aplicar_endpoint(
@@ -29,15 +37,18 @@ def aplicar_endpoint(
     ajustes: AjustesAsistente,
 ) -> Uso | None:
     """60/min per identified user, 120/min per integration without user; 429 when exceeded."""
+    grupo, valor = _endpoint(usuario_id, integracion_id)
     if usuario_id is not None:
-        regla = Regla(
-            "mcp-usuario", lambda: ajustes.usuario_por_minuto, 60, lambda _r: str(usuario_id)
-        )
+        regla = Regla(grupo, lambda: ajustes.usuario_por_minuto, 60, lambda _r: valor)
     else:
-        regla = Regla(
-            "mcp-integracion", lambda: ajustes.integracion_por_minuto, 60, lambda _r: integracion_id
-        )
+        regla = Regla(grupo, lambda: ajustes.integracion_por_minuto, 60, lambda _r: valor)
     return aplicar(request, [regla], falla_cerrado=False)
+
+
+def prever_endpoint(pedido: Pedido, *, usuario_id: int | None, integracion_id: str) -> None:
+    """The endpoint's count in the request's batch, at the limit this process last used."""
+    grupo, valor = _endpoint(usuario_id, integracion_id)
+    pedido.contar(grupo, valor, limite_conjeturado(grupo), 60)
 
 
 def aplicar_rechazo(request: HttpRequest, ajustes: AjustesAsistente) -> Uso | None:

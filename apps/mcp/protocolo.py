@@ -28,6 +28,8 @@ from apps.mcp import credenciales, llamadas, rechazos, revisiones
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from hub.busqueda.texto import tiene_sustitutos
+from hub.cache import lote
+from hub.cache.lote import Pedido
 from hub.herramientas.registro import registro
 from hub.http import respuestas
 from hub.http.limites import Uso, poner_cabeceras
@@ -286,7 +288,16 @@ def _mensaje(request: HttpRequest) -> dict[str, Any]:
     return mensaje
 
 
+def declarar(request: HttpRequest, kwargs: dict[str, Any], pedido: Pedido) -> None:
+    """The request's batch (hub.cache.lote): the settings, and `credenciales.prever`."""
+    if request.method != "POST":
+        return
+    pedido.leer(AjustesAsistente.claves_cache())
+    credenciales.prever(request, pedido)
+
+
 @csrf_exempt
+@lote.declara(declarar)
 def vista_mcp(request: HttpRequest) -> HttpResponse:
     """POST /mcp/api/mcp."""
     if request.method != "POST":
@@ -383,15 +394,3 @@ def _atender(
             503, detalle="No fue posible registrar la operación; no se realizó. Intente más tarde."
         )
     return _respuesta_rpc({"jsonrpc": "2.0", "id": id_, "result": resultado})
-
-
-def precargar(request: HttpRequest, kwargs: dict[str, Any], plan: Any) -> None:
-    """hub.cache.precarga: the settings, and `credenciales.admitir` in planning mode (the caller's
-    identity, their limit and last-use marks, guessed from what this process resolved before)."""
-    if request.method != "POST":
-        return
-    plan.leer(AjustesAsistente.claves_cache())
-    credenciales.admitir(request, None, plan=plan)
-
-
-vista_mcp.precargar = precargar  # type: ignore[attr-defined]

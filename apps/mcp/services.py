@@ -13,6 +13,7 @@ from django.utils import timezone
 from apps.cuentas.models import User
 from apps.mcp import areas, secretos
 from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
+from hub.cache import lote
 
 PERMISO_USAR = "mcp.asistente.usar"
 PERMISO_ADMINISTRAR = "mcp.asistente.administrar"
@@ -250,6 +251,9 @@ def toca_anotar(
     """
     if ultimo is not None and ahora - ultimo < INTERVALO_ULTIMO_USO:
         return False
+    agregado = lote.agregado(testigo)  # the request's batch may have made this add already
+    if agregado is not None:
+        return agregado
     try:
         return bool(cache.add(testigo, 1, SEGUNDOS_USO))
     except Exception:

@@ -12,11 +12,12 @@ assistant settings, the write switch) and the published brand.
 - after a connection failure or timeout the cache is skipped for HUB_CACHE_PAUSA seconds: a hung
   Redis (stopped, not refusing) would otherwise make every request wait its socket timeout on
   every cache call; callers then act as for a dead cache (docs/contrato.md, «Límites»);
-- `una_ida`: a request's cache work in one round trip (hub.cache.precarga).
+- `en_un_viaje`: a request's declared batch in one round trip (hub.cache.lote).
 
-Its `add` and `incr` each keep Django's contract on their own, and django-ratelimit counts
-through them: an add, then an incr when the window's key exists (the sequence `una_ida` serves;
-tests/hub/test_llamadas_de_django_ratelimit.py pins it against the installed version).
+Every method keeps Django's contract on its own, whatever else the process is doing: the batch is
+a separate, explicit call, and its answers are handed out by hub.cache.lote, not by this backend.
+Only public APIs are used: Django's `RedisCacheClient` methods and constructor arguments, and
+redis-py's `ConnectionPool.from_url` and `Redis`.
 
 `CacheArchivo` (no REDIS_URL) is diskcache's Django backend: SQLite files under var/cache that
 every process of the host shares, with atomic `add` and `incr`. Several gunicorn workers count
@@ -26,6 +27,8 @@ the same limits and see the same brand and settings; several hosts need Redis.
 from __future__ import annotations
 
 import logging
+import random
+import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,17 +38,15 @@ import redis
 from diskcache import DjangoCache
 from django.conf import settings
 from django.core.cache import caches
-from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient, RedisSerializer
+from django.utils.functional import cached_property
+from django.utils.module_loading import import_string
 
 from hub.observabilidad import metricas
 
 logger = logging.getLogger(__name__)
 
-# django-ratelimit's keys start with this (its documented RATELIMIT_CACHE_PREFIX, default "rl:").
-PREFIJO_LIMITES = getattr(settings, "RATELIMIT_CACHE_PREFIX", "rl:")
-
-# One django-ratelimit count (see ClienteRedis.ida): created with the expiry if new, then counted.
+# One django-ratelimit count (ClienteRedis.en_un_viaje): created with its expiry if new, counted.
 _CONTAR = """
 local creada = redis.call('SET', KEYS[1], 0, 'NX', 'EX', ARGV[1])
 return {creada and 1 or 0, redis.call('INCR', KEYS[1])}
@@ -57,7 +58,6 @@ return false
 
 
 FALTA = object()  # fetched in the round trip, and not in Redis
-_NO_LEIDA = object()
 
 
 _FALLOS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
@@ -168,23 +168,40 @@ class RedisVigilado(redis.Redis):
 
 
 class ClienteRedis(RedisCacheClient):
-    """One `RedisVigilado` per connection pool, an atomic `incr`, and a request's round trip."""
+    """Django's Redis client with one `RedisVigilado` per server (built here from the server's
+    URL and the cache's OPTIONS, with redis-py's public API), an atomic `incr`, and a request's
+    batch in one pipeline (`en_un_viaje`)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._pool_options.setdefault("redis_connect_func", _al_conectar)
-        self._client = RedisVigilado
+    def __init__(self, servers: list[str], **options: Any) -> None:
+        super().__init__(servers, **options)
+        serializador = options.pop("serializer", None)
+        if isinstance(serializador, str):
+            serializador = import_string(serializador)
+        self.serializador = (
+            serializador() if callable(serializador) else serializador or RedisSerializer()
+        )
+        clase = options.pop("pool_class", None) or redis.ConnectionPool
+        if isinstance(clase, str):
+            clase = import_string(clase)
+        if isinstance(options.get("parser_class"), str):
+            options["parser_class"] = import_string(options["parser_class"])
+        options.setdefault("redis_connect_func", _al_conectar)
         self.pausa = Pausa()
-        self._clientes: dict[int, Any] = {}
+        self.pools = [clase.from_url(url, **options) for url in servers]
+        self.clientes = [RedisVigilado(connection_pool=pool) for pool in self.pools]
+        for cliente in self.clientes:
+            cliente.pausa = self.pausa
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)
-        cliente = self._clientes.get(id(pool))
-        if cliente is None:
-            cliente = self._client(connection_pool=pool)
-            cliente.pausa = self.pausa
-            self._clientes[id(pool)] = cliente
-        return cliente
+        # Django's rule: writes to the first server, reads to any replica after it.
+        if write or len(self.clientes) == 1:
+            return self.clientes[0]
+        return self.clientes[random.randint(1, len(self.clientes) - 1)]  # noqa: S311
+
+    def desconectar(self) -> None:
+        """Close every pooled socket (Django's close() leaves them open)."""
+        for pool in self.pools:
+            pool.disconnect()
 
     def incr(self, key: str, delta: int) -> int:
         # EVAL, not a registered script's EVALSHA: on a Redis that has not loaded it yet, that
@@ -194,20 +211,20 @@ class ClienteRedis(RedisCacheClient):
             raise ValueError(f"Key '{key}' not found.")
         return int(valor)
 
-    def ida(
+    def en_un_viaje(
         self,
         conteos: dict[str, int],
         lecturas: list[str],
         agregados: list[tuple[str, Any, int]],
-    ) -> tuple[dict[str, tuple[bool, int]], dict[str, Any], dict[str, bool]]:
-        """Counts, reads and add()s in one pipeline: (counts, values, added).
+    ) -> tuple[dict[str, int], list[Any], list[bool]]:
+        """Counts, reads and add()s in one pipeline: (counts, values in order, added in order).
 
         A count is django-ratelimit's: `add(key, 1)`, and `incr(key)` when the add finds the key.
         `_CONTAR` makes it in one atomic step that leaves the same value and expiry (SET NX with
-        0, then INCR) and answers (created, value after it). A script, not MULTI/EXEC around the
-        two commands: redis-py's transaction cost 150 to 250 more Python calls per request
-        (measured, docs/decisiones.md, issue 24 item 2). EVAL, not EVALSHA: a pipeline with
-        registered scripts first asks SCRIPT EXISTS.
+        0, then INCR). A script, not MULTI/EXEC around the two commands: redis-py's transaction
+        cost 150 to 250 more Python calls per request (measured, docs/decisiones.md, issue 24
+        item 2). EVAL, not EVALSHA: a pipeline with registered scripts first asks SCRIPT EXISTS.
+        A value missing from Redis comes back as `FALTA`.
         """
         tubo = self.get_client(write=True).pipeline(transaction=False)
         for key, ttl in conteos.items():
@@ -215,142 +232,59 @@ class ClienteRedis(RedisCacheClient):
         if lecturas:
             tubo.mget(lecturas)
         for key, valor, ttl in agregados:
-            tubo.set(key, self._serializer.dumps(valor), ex=ttl, nx=True)
+            tubo.set(key, self.serializador.dumps(valor), ex=ttl, nx=True)
         respuestas = iter(tubo.execute())
-        contadas = {}
-        for key in conteos:
-            creada, valor = next(respuestas)
-            contadas[key] = (bool(creada), int(valor))
-        valores = {}
+        contadas = {key: int(next(respuestas)[1]) for key in conteos}
+        valores = []
         if lecturas:
-            crudos = next(respuestas)
-            valores = {
-                k: (FALTA if v is None else self._serializer.loads(v))
-                for k, v in zip(lecturas, crudos, strict=True)
-            }
-        agregadas = {key: bool(next(respuestas)) for key, _, _ in agregados}
-        return contadas, valores, agregadas
-
-
-class _Ida:
-    """One request's round trip: recording what it will count, then serving what was fetched."""
-
-    def __init__(self) -> None:
-        self.grabando = True
-        self.conteos: dict[str, int] = {}  # rate-limit key -> expiry, from django-ratelimit's add()
-        self.contadas: dict[str, tuple[bool, int]] = {}  # key -> (created, count), for its add()
-        self.por_incrementar: dict[str, int] = {}  # key -> count, for the incr() after its add()
-        self.valores: dict[str, Any] = {}
-        self.agregadas: dict[str, bool] = {}
-
-    def olvidar(self, clave: str) -> None:
-        """A write within the request: later calls on that key go to Redis."""
-        for servidas in (self.contadas, self.por_incrementar, self.valores, self.agregadas):
-            servidas.pop(clave, None)
+            valores = [FALTA if v is None else self.serializador.loads(v) for v in next(respuestas)]
+        return contadas, valores, [bool(next(respuestas)) for _ in agregados]
 
 
 class CacheRedis(RedisCache):
-    """Django's Redis cache with `ClienteRedis` (see the module's docstring), and `una_ida`.
-
-    `una_ida(lecturas, contar, agregados)` makes a request's cache work one round trip:
-    `contar()` runs the request's rate-limit counts through django-ratelimit once in "recording"
-    mode (each `add(key, 1)` of a rate-limit key is noted and answered False, its `incr()` 0;
-    nothing is sent), then one pipeline makes those counts, reads `lecturas` and add()s
-    `agregados`. Until `terminar_ida()`, each such call made for real (the counts' add and incr,
-    the reads, the adds) is answered once from that round trip; anything else, a key not
-    predicted, or a key written meanwhile goes to Redis: a wrong guess costs a round trip, never
-    a wrong answer. The backend is per thread (Django's cache handler), and so is this state.
-    """
+    """Django's Redis cache with `ClienteRedis` (see the module's docstring)."""
 
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         super().__init__(server, params)
-        self._class = ClienteRedis
-        self._ida: _Ida | None = None
+        self.servidores = re.split("[;,]", server) if isinstance(server, str) else list(server)
+        self.opciones = dict(params.get("OPTIONS", {}))
+
+    @cached_property
+    def _cache(self) -> ClienteRedis:
+        # Django's RedisCache builds its client in this property, under this name; the client
+        # here is ours, built from the same LOCATION and OPTIONS (the tests and Django's own
+        # methods reach it by that name).
+        return ClienteRedis(self.servidores, **self.opciones)
+
+    @property
+    def cliente(self) -> ClienteRedis:
+        """This cache's Redis client (its pause, its pools, its batch)."""
+        return self._cache
 
     def make_and_validate_key(self, key: Any, version: Any = None) -> str:
         # Memcached's key rules (length, control characters) do not apply to Redis, and checking
         # every character of every key cost more than a tenth of the brand's answer.
         return self.make_key(key, version=version)
 
-    def una_ida(
+    def en_un_viaje(
         self,
+        conteos: dict[str, int],
         lecturas: list[str],
-        contar: Callable[[], None],
         agregados: list[tuple[str, Any, int]],
-    ) -> None:
-        ida = self._ida = _Ida()
-        try:
-            contar()
-        finally:
-            ida.grabando = False
-        hechas = [self.make_and_validate_key(k) for k in lecturas]
-        puestos = [(self.make_and_validate_key(k), v, ttl) for k, v, ttl in agregados]
-        ida.contadas, ida.valores, ida.agregadas = self._cache.ida(ida.conteos, hechas, puestos)
-
-    def terminar_ida(self) -> None:
-        self._ida = None
-
-    def _servida(self) -> _Ida | None:
-        ida = self._ida
-        return ida if ida is not None and not ida.grabando else None
-
-    def add(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None):
-        ida = self._ida
-        if ida is not None:
-            clave = self.make_and_validate_key(key, version=version)
-            if ida.grabando:
-                if value == 1 and isinstance(key, str) and key.startswith(PREFIJO_LIMITES):
-                    ida.conteos[clave] = self.get_backend_timeout(timeout)
-                    return False
-            elif value == 1 and clave in ida.contadas:
-                creada, valor = ida.contadas.pop(clave)
-                if not creada:
-                    ida.por_incrementar[clave] = valor
-                return creada
-            elif clave in ida.agregadas:
-                return ida.agregadas.pop(clave)
-            else:
-                ida.olvidar(clave)
-        return super().add(key, value, timeout, version)
-
-    def incr(self, key: Any, delta: int = 1, version: Any = None) -> int:
-        ida = self._ida
-        if ida is not None:
-            if ida.grabando:
-                if isinstance(key, str) and key.startswith(PREFIJO_LIMITES):
-                    return 0  # recording: the count is made in the round trip
-            else:
-                clave = self.make_and_validate_key(key, version=version)
-                if delta == 1 and clave in ida.por_incrementar:
-                    return ida.por_incrementar.pop(clave)
-                ida.olvidar(clave)
-        return super().incr(key, delta, version)
-
-    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
-        ida = self._servida()
-        if ida is not None:
-            valor = ida.valores.get(self.make_and_validate_key(key, version=version), _NO_LEIDA)
-            if valor is not _NO_LEIDA:
-                return default if valor is FALTA else valor
-        return super().get(key, default, version)
-
-    def get_many(self, keys: Any, version: Any = None) -> dict[Any, Any]:
-        ida = self._servida()
-        if ida is not None:
-            hechas = {k: self.make_and_validate_key(k, version=version) for k in keys}
-            if all(h in ida.valores for h in hechas.values()):
-                return {k: ida.valores[h] for k, h in hechas.items() if ida.valores[h] is not FALTA}
-        return super().get_many(keys, version)
-
-    def set(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None):
-        if self._ida is not None:
-            self._ida.olvidar(self.make_and_validate_key(key, version=version))
-        return super().set(key, value, timeout, version)
-
-    def delete(self, key: Any, version: Any = None) -> bool:
-        if self._ida is not None:
-            self._ida.olvidar(self.make_and_validate_key(key, version=version))
-        return super().delete(key, version)
+    ) -> tuple[dict[str, int], dict[str, Any], dict[str, bool]]:
+        """One request's batch (hub.cache.lote): django-ratelimit counts (key -> expiry), reads
+        and add()s in one round trip: (counts, values, added) under the keys as given."""
+        hecha = self.make_key
+        cuentas, valores, agregadas = self.cliente.en_un_viaje(
+            {hecha(k): ttl for k, ttl in conteos.items()},
+            [hecha(k) for k in lecturas],
+            [(hecha(k), v, ttl) for k, v, ttl in agregados],
+        )
+        return (
+            {k: cuentas[hecha(k)] for k in conteos},
+            dict(zip(lecturas, valores, strict=True)),
+            {k: a for (k, _, _), a in zip(agregados, agregadas, strict=True)},
+        )
 
 
 class CacheArchivo(DjangoCache):
@@ -388,7 +322,7 @@ def describir() -> dict[str, Any]:
     """Which shared cache is in use, for /salud/ and `check --deploy`."""
     cache = caches["default"]
     if isinstance(cache, CacheRedis):
-        pausa = cache._cache.pausa
+        pausa = cache.cliente.pausa
         return {
             "tipo": "redis",
             "alcance": "todos los hosts",

@@ -1,7 +1,6 @@
 """The cache is never more authoritative than the database (issue 23; docs/decisiones.md).
 
-Every cache entry derived from the database (hub.cache.singleton's versioned entries: the
-singletons,
+Every cache entry derived from the database (hub.cache.versionado's entries: the singletons,
 the published brand, the assistant's identities, the signature verifications) is stored under a
 key that carries this process's *seal*: a digest of what the database says about the cache,
 
@@ -14,15 +13,14 @@ key that carries this process's *seal*: a digest of what the database says about
   recreated database or a restored cluster changes; SQLite: the file's device and inode, which a
   new or swapped-in file changes);
 - the Redis server's run_id, learned on each new connection (hub.cache.almacenes.AL_CONECTAR): a
-Redis that
-  died and came back from an old snapshot answers as if nothing happened (redis-py reconnects
-  without an error), with the invalidations made since the snapshot gone; its new run_id means
-  new keys, and a changed run_id is read at once, as a new PostgreSQL connection is.
+  Redis that died and came back from an old snapshot answers as if nothing happened (redis-py
+  reconnects without an error), with the invalidations made since the snapshot gone; its new
+  run_id means new keys, and a changed run_id is read at once, as a new PostgreSQL connection is.
 
 A process reads them again at most every HUB_COHERENCIA_SEGUNDOS seconds (one small query on the
 first cached read after that time; the other requests run no SQL for it), and at once after it
 opened a new PostgreSQL connection (a restore kills the old ones). One request reads it once:
-hub.cache.singleton keeps it with the request's singletons, so a request reads all its entries under
+hub.cache.versionado keeps it in the request's memo, so a request reads all its entries under
 one seal (a new one counts from the next request, well within the bound). A new seal means new
 keys: nothing stored before is read again, whatever the cache kept or lost meanwhile. The
 rate-limit counters are not derived from the database and keep their keys.

@@ -10,6 +10,7 @@ from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from hub.cache.lote import Pedido, limite_conjeturado
 from hub.http import limites
 from hub.http.limites import Regla, Uso
 from hub.http.parsers import ParserJSON
@@ -49,19 +50,19 @@ class VistaPublica(APIView):
     falla_cerrado = False
 
     @classmethod
-    def precargar(cls, request: HttpRequest, kwargs: dict[str, Any], plan: Any) -> None:
-        """hub.cache.precarga: this view's own limits, and the keys `lecturas` names."""
+    def declarar(cls, request: HttpRequest, kwargs: dict[str, Any], pedido: Pedido) -> None:
+        """The request's batch (hub.cache.lote): this view's own limits (each at the value this
+        process last counted it with: a guess), and the keys `lecturas` names."""
         if request.method.lower() not in cls.http_method_names:
             return  # a 405 counts nothing and reads nothing
-        if cls.reglas:
-            plan.contar(
-                lambda: limites.aplicar(request, cls.reglas, falla_cerrado=cls.falla_cerrado)
-            )
-        plan.leer(cls.lecturas(request, **kwargs))
+        for regla in cls.reglas:
+            grupo = regla.grupo
+            pedido.contar(grupo, regla.clave(request), limite_conjeturado(grupo), regla.ventana)
+        pedido.leer(cls.lecturas(request, **kwargs))
 
     @classmethod
     def lecturas(cls, request: HttpRequest, **kwargs: Any) -> list[str]:
-        """Cache keys the view will read (for hub.cache.precarga); none by default."""
+        """Cache keys the view will read (for its batch, `declarar`); none by default."""
         return []
 
     def perform_authentication(self, request: Request) -> None:

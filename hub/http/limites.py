@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.http import HttpRequest, HttpResponse
 from django_ratelimit.core import get_usage
 
+from hub.cache import lote
 from hub.http import respuestas
 from hub.http.ip import decidir
 from hub.observabilidad import metricas
@@ -64,8 +65,17 @@ def contar(
 ) -> Uso:
     """Count one hit (or just read, with incrementar=False) in a fixed window of `ventana` seconds.
 
-    Raises CacheNoDisponible when the cache cannot answer.
+    A hit the request's batch already counted (hub.cache.lote: the same key, by django-ratelimit's
+    rule) is taken from there; any other goes through django-ratelimit. Raises CacheNoDisponible
+    when the cache cannot answer.
     """
+    if incrementar:
+        lote.anotar_limite(grupo, limite)
+        if lote.activo():
+            llave, fin = lote.Conteo(grupo, clave, limite, ventana).llave()
+            contados = lote.contado(llave)
+            if contados is not None:
+                return Uso(limite=limite, usados=contados, reintentar_en=fin - lote.ahora() + 1)
     try:
         uso = get_usage(
             request,

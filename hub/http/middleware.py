@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import time
-from functools import partial
 
 from django.conf import settings
 from django.contrib.auth.middleware import AuthenticationMiddleware
@@ -14,7 +13,7 @@ from django.contrib.sessions.middleware import SessionMiddleware
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 
-from hub.cache import precarga
+from hub.cache import lote
 from hub.cache.singleton import memoria_de_peticion
 from hub.http import chunked, paginas_error, respuestas, seguridad
 from hub.http.ip import decidir, olvidar_esquema_ajeno
@@ -105,56 +104,71 @@ class TamanoCuerpoMiddleware:
 class LimiteGlobalMiddleware:
     """The global per-IP limit of every path (429 past it) and its X-RateLimit-Global-* headers.
 
-    With Redis, the request's whole cache work (this count, the view's own limit, the singletons,
-    the identity, the brand...) is fetched here in one round trip (hub.cache.precarga).
+    Counted in `process_view`, with the view in hand: with Redis the request's whole declared
+    cache work (this count, the limits' singleton, and what the view declares: its own limit,
+    the brand, the identity...) goes there in one round trip (hub.cache.lote). A request that
+    never reaches a view (no route, a body too large, a redirect) is counted after its answer.
     """
 
     # /salud/ is exempt: a probe must answer even with the database down, and probes from a load
     # balancer would otherwise count against its single IP.
     EXENTAS = ("/static/", "/favicon.ico", "/salud/")
+    GRUPO = "global"
 
     def __init__(self, get_response):
         self.get_response = get_response
 
-    @staticmethod
-    def contar(request: HttpRequest):
+    @classmethod
+    def contar(cls, request: HttpRequest):
         return contar(
-            grupo="global",
+            grupo=cls.GRUPO,
             clave=clave_ip(request),
             limite=Limites.cargar().global_por_minuto,
             ventana=60,
             request=request,
         )
 
-    def planear(self, request: HttpRequest, plan: precarga.Plan) -> None:
-        plan.leer(Limites.claves_cache())
-        plan.contar(lambda: self.contar(request))
-
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path.startswith(self.EXENTAS):
             return self.get_response(request)
-        with precarga.una_ida(request, partial(self.planear, request)):
-            return self.atender(request)
+        with lote.de_la_peticion():
+            response = self.get_response(request)
+            if not hasattr(request, "uso_global"):  # no view was reached
+                response = self.limitar(request) or response
+        uso = request.uso_global
+        if uso is not None:
+            response.headers["X-RateLimit-Global-Limit"] = str(uso.limite)
+            response.headers["X-RateLimit-Global-Remaining"] = str(uso.restante)
+        return response
 
-    def atender(self, request: HttpRequest) -> HttpResponse:
+    def process_view(self, request: HttpRequest, vista, args, kwargs) -> HttpResponse | None:
+        if request.path.startswith(self.EXENTAS):
+            return None
+        pedido = lote.Pedido()
+        pedido.leer(Limites.claves_cache())
+        pedido.contar(self.GRUPO, clave_ip(request), lote.limite_conjeturado(self.GRUPO), 60)
+        declarar = lote.declaracion(vista)
+        if declarar is not None:
+            declarar(request, kwargs, pedido)
+        lote.poner(lote.hacer(pedido))
+        return self.limitar(request)
+
+    def limitar(self, request: HttpRequest) -> HttpResponse | None:
+        """Count the request; its 429 when past the limit (None: go on)."""
         try:
             uso = self.contar(request)
         except CacheNoDisponible:
             logger.warning("cache no disponible: límite global no aplicado")
-            return self.get_response(request)
-        if uso.excedido:
-            espera = {"Retry-After": str(uso.reintentar_en)}
-            # A person's page gets the branded page; an API path, the envelope.
-            response: HttpResponse = (
-                respuestas.error(429, headers=espera)
-                if respuestas.es_ruta_api(request.path)
-                else paginas_error.demasiadas(request, espera)
-            )
-        else:
-            response = self.get_response(request)
-        response.headers["X-RateLimit-Global-Limit"] = str(uso.limite)
-        response.headers["X-RateLimit-Global-Remaining"] = str(uso.restante)
-        return response
+            request.uso_global = None
+            return None
+        request.uso_global = uso
+        if not uso.excedido:
+            return None
+        espera = {"Retry-After": str(uso.reintentar_en)}
+        # A person's page gets the branded page; an API path, the envelope.
+        if respuestas.es_ruta_api(request.path):
+            return respuestas.error(429, headers=espera)
+        return paginas_error.demasiadas(request, espera)
 
 
 class ErroresApiMiddleware:

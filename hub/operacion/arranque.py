@@ -23,10 +23,11 @@ import sys
 from typing import Any
 
 from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
 from django.db import connections
 from django.urls import URLResolver, get_resolver
 from django.urls.resolvers import get_ns_resolver
+
+from hub.cache.almacenes import CacheRedis
 
 
 def soltar_conexiones() -> None:
@@ -34,9 +35,8 @@ def soltar_conexiones() -> None:
     connections.close_all()
     for cache in caches.all(initialized_only=True):
         cache.close()  # the file cache's SQLite handles
-        if isinstance(cache, RedisCache):
-            for pool in cache._cache._pools.values():
-                pool.disconnect()  # Django's close() leaves Redis sockets open
+        if isinstance(cache, CacheRedis):
+            cache.cliente.desconectar()  # Django's close() leaves Redis sockets open
 
 
 def poblar_urls(

@@ -1,13 +1,16 @@
 """hub.cache.almacenes.CacheRedis: `add` and `incr` each keep Django's contract on their own
-(atomic, the
-expiry set once, in any order), and a count made in a request's one round trip leaves Redis as
-django-ratelimit's own calls would. Against a real Redis (the `redis_real` fixture)."""
+(atomic, the expiry set once, in any order), and a count made in a request's batch
+(hub.cache.lote) leaves Redis as django-ratelimit's own calls would. Against a real Redis (the
+`redis_real` fixture)."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.cache import caches
 from django_ratelimit.core import get_usage
+
+from hub.cache import lote
+from hub.http.limites import contar
 
 pytestmark = pytest.mark.django_db
 
@@ -64,53 +67,70 @@ def _clave_de_la_ventana(cache) -> str:
     return clave
 
 
-def _en_una_ida(cache) -> int:
-    """One count planned, made in the round trip, then asked of django-ratelimit."""
-    cache.una_ida([], _contar, [])
-    try:
-        return _contar()
-    finally:
-        cache.terminar_ida()
+def _en_un_lote() -> int:
+    """One count declared in a request's batch (hub.cache.lote), made in its round trip, then
+    asked of hub.http.limites.contar (which takes it from the batch)."""
+    with lote.de_la_peticion():
+        lote.poner(lote.hacer(lote.Pedido(conteos=[lote.Conteo("g", "k", 5, 60)])))
+        return contar(grupo="g", clave="k", limite=5, ventana=60).usados
 
 
 def test_counts_in_the_round_trip_match_those_made_call_by_call(redis_real):
     cache = caches["default"]
-    assert [_en_una_ida(cache), _contar(), _en_una_ida(cache), _contar()] == [1, 2, 3, 4]
+    assert [_en_un_lote(), _contar(), _en_un_lote(), _contar()] == [1, 2, 3, 4]
     cliente = cache._cache.get_client(write=True)
     clave = _clave_de_la_ventana(cache)
     expira = cliente.ttl(clave)
     assert cliente.get(clave) == b"4"
     assert expira > 60  # set once, by the window's first hit (60 s and the library's margin)
-    assert _en_una_ida(cache) == 5
+    assert _en_un_lote() == 5
     assert cliente.ttl(clave) <= expira  # the round trip's count did not set it again
 
 
 def test_a_window_that_a_read_opened_counts_its_first_hit_as_1_in_the_round_trip(redis_real):
-    cache = caches["default"]
     assert _contar(incrementar=False) == 0  # add(key, 0): the key exists with 0
-    assert _en_una_ida(cache) == 1
+    assert _en_un_lote() == 1
     assert _contar(incrementar=False) == 1
 
 
-def test_a_planned_count_is_one_round_trip_and_a_count_not_planned_goes_to_redis(redis_real, idas):
-    cache = caches["default"]
+def test_a_declared_count_is_one_round_trip_and_a_count_not_declared_goes_to_redis(
+    redis_real, idas
+):
     _contar()  # opens the connection
     idas[0] = 0
-    cache.una_ida([], _contar, [])  # recording sends nothing; then one pipeline
-    try:
+    with lote.de_la_peticion():
+        lote.poner(lote.hacer(lote.Pedido(conteos=[lote.Conteo("g", "k", 5, 60)])))
         assert idas[0] == 1
-        assert _contar() == 2  # answered from the round trip
+        assert contar(grupo="g", clave="k", limite=5, ventana=60).usados == 2  # from the batch
         assert idas[0] == 1
-        assert _contar() == 3  # a second count of the key was not planned: add and incr
+        # A second count of the key was not declared: django-ratelimit's add and incr.
+        assert contar(grupo="g", clave="k", limite=5, ventana=60).usados == 3
         assert idas[0] == 3
-    finally:
-        cache.terminar_ida()
 
 
-def test_an_empty_plan_sends_nothing(redis_real, idas):
-    cache = caches["default"]
+def test_a_count_under_another_limit_than_the_declared_one_goes_to_redis(redis_real, idas):
     _contar()
     idas[0] = 0
-    cache.una_ida([], lambda: None, [])
-    cache.terminar_ida()
+    with lote.de_la_peticion():
+        lote.poner(lote.hacer(lote.Pedido(conteos=[lote.Conteo("g", "k", 5, 60)])))
+        # The limit changed since the guess: another key, counted anew (one add).
+        assert contar(grupo="g", clave="k", limite=7, ventana=60).usados == 1
+        assert idas[0] == 2
+
+
+def test_an_empty_batch_sends_nothing(redis_real, idas):
+    _contar()
+    idas[0] = 0
+    assert lote.hacer(lote.Pedido()) is None
     assert idas[0] == 0
+
+
+def test_outside_a_request_s_batch_every_method_answers_alone(redis_real, idas):
+    # The backend has no mode: add and incr always go to Redis, whatever else ran before.
+    cache = caches["default"]
+    with lote.de_la_peticion():
+        lote.poner(lote.hacer(lote.Pedido(conteos=[lote.Conteo("g", "k", 5, 60)])))
+    idas[0] = 0
+    assert _contar() == 2
+    assert idas[0] == 2
+    assert cache.add(CLAVE, 1, 60) is True and idas[0] == 3

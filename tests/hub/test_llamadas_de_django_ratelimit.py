@@ -1,10 +1,9 @@
 """The cache calls django-ratelimit's `get_usage` makes, as the installed version makes them.
 
-hub.cache.almacenes.CacheRedis.una_ida relies on exactly these: it records a counted hit's
-`add(key, 1,
-expiry)` of a key under RATELIMIT_CACHE_PREFIX, makes that count in the request's one round trip,
-and answers the same `add` and the `incr` that follows it from there. A read (increment=False)
-must never look like a count. If an upgrade changes any of this, these tests fail first.
+hub.cache.lote relies on exactly these: it computes the key a counted hit's `add(key, 1, expiry)`
+uses (a rule copied from the library), makes the same add-then-incr in the request's one round
+trip, and hub.http.limites.contar takes that count from there. A read (increment=False) must
+never look like a count. If an upgrade changes any of this, these tests fail first.
 """
 
 from __future__ import annotations
@@ -19,7 +18,8 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.test import override_settings
 from django_ratelimit.core import get_usage
 
-from hub.cache.almacenes import PREFIJO_LIMITES
+from hub.cache import lote
+from hub.cache.lote import PREFIJO_LIMITES
 
 LLAMADAS: list[tuple[Any, ...]] = []
 
@@ -95,3 +95,20 @@ def test_a_read_adds_0_then_gets_and_never_adds_1_or_increments(espia):
 
 def test_the_prefix_recorded_is_django_ratelimits_default():
     assert PREFIJO_LIMITES == getattr(settings, "RATELIMIT_CACHE_PREFIX", "rl:") == "rl:"
+
+
+@pytest.mark.parametrize(("limite", "segundos"), [(5, 60), (1000, 60), (3, 1), (120, 3600)])
+def test_the_batch_computes_the_very_key_and_window_django_ratelimit_counts_under(
+    espia, limite, segundos
+):
+    # Both read the library's clock (which tests/conftest.py stands still).
+    uso = get_usage(
+        None, group="g", key=lambda _g, _r: "k", rate=f"{limite}/{segundos}s", increment=True
+    )
+    llave, fin = lote.Conteo("g", "k", limite, segundos).llave()
+    (llamada,) = espia
+    assert llamada[1] == llave
+    assert (
+        llamada[3] == lote.expiracion(segundos) == segundos + django_ratelimit.core.EXPIRATION_FUDGE
+    )
+    assert uso["time_left"] == fin - lote.ahora()

@@ -82,12 +82,27 @@ def test_a_429_of_the_global_limit_counts_a_refusal_of_that_limit(client):
     Limites.objects.update_or_create(pk=1, defaults={"global_por_minuto": 1})
     Limites.olvidar()
     antes = valor("hub_limite_rechazos_total", limite="global")
-    peticiones_429 = valor("hub_peticiones_total", ruta="sin_ruta", metodo="GET", estado="429")
+    ruta = "auth/api/v1/ping"
+    peticiones_429 = valor("hub_peticiones_total", ruta=ruta, metodo="GET", estado="429")
     assert client.get("/auth/api/v1/ping", REMOTE_ADDR="10.9.9.1").status_code == 200
     assert valor("hub_limite_rechazos_total", limite="global") == antes
     assert client.get("/auth/api/v1/ping", REMOTE_ADDR="10.9.9.1").status_code == 429
     assert valor("hub_limite_rechazos_total", limite="global") == antes + 1
-    # Refused before routing: the request is counted, under the label of unrouted answers.
+    # Refused once the view is known (process_view, where the request's batch is sent): the
+    # request is counted under its route.
+    assert (
+        valor("hub_peticiones_total", ruta=ruta, metodo="GET", estado="429") == peticiones_429 + 1
+    )
+
+
+def test_a_429_of_the_global_limit_on_a_path_with_no_route_is_counted_as_unrouted(client):
+    Limites.objects.update_or_create(pk=1, defaults={"global_por_minuto": 1})
+    Limites.olvidar()
+    antes = valor("hub_limite_rechazos_total", limite="global")
+    peticiones_429 = valor("hub_peticiones_total", ruta="sin_ruta", metodo="GET", estado="429")
+    assert client.get("/no-existe/", REMOTE_ADDR="10.9.9.3").status_code == 404
+    assert client.get("/no-existe/", REMOTE_ADDR="10.9.9.3").status_code == 429
+    assert valor("hub_limite_rechazos_total", limite="global") == antes + 1
     assert (
         valor("hub_peticiones_total", ruta="sin_ruta", metodo="GET", estado="429")
         == peticiones_429 + 1
