@@ -37,7 +37,7 @@ DOCUMENTADOS = {
 # Undocumented private names still reached outside the cache subsystem: listed so that no new one
 # comes in, each to go (this list only shrinks; a name no longer used fails too).
 PENDIENTES = {
-    "_declared_fields": "apps/mcp/registro.py: DRF's serializer metaclass attribute",
+    "_declared_fields": "hub/herramientas/registro.py: DRF's serializer metaclass attribute",
     "_get_filename": "hub/openapi/vistas.py: drf-spectacular's view method",
     "_map_basic_serializer": "hub/openapi/componentes.py: drf-spectacular's AutoSchema method",
     "_resource_closers": "apps/cuentas/correo.py: Django HttpResponse's close callbacks",
