@@ -220,7 +220,8 @@ async function conectarConOAuth(etiqueta, modo) {
   ];
   if (danza.join() !== esperada.join()) fallo(etiqueta, `intercambios: ${danza.join(", ")}`);
   const tokens = proveedor.tokens();
-  if (!tokens?.access_token?.startsWith("sgioat_") || !tokens?.refresh_token?.startsWith("sgiort_")) {
+  const { access_token: acceso, refresh_token: refresco } = tokens ?? {};
+  if (!acceso?.startsWith("sgioat_") || !refresco?.startsWith("sgiort_")) {
     fallo(etiqueta, "el intercambio no dio tokens del hub");
   }
   console.log(`${etiqueta}: registro, ingreso, consentimiento y token (${pasos})`);

@@ -3,7 +3,14 @@
 // way a browser does (cookies, CSRF token from the form, Origin), never touching the database.
 // Secrets (password, codes) are sent, never printed.
 
-const ENTIDADES = { "&amp;": "&", "&quot;": '"', "&#x27;": "'", "&#39;": "'", "&lt;": "<", "&gt;": ">" };
+const ENTIDADES = {
+  "&amp;": "&",
+  "&quot;": '"',
+  "&#x27;": "'",
+  "&#39;": "'",
+  "&lt;": "<",
+  "&gt;": ">",
+};
 const desescapar = (texto) => texto.replace(/&(amp|quot|#x27|#39|lt|gt);/g, (e) => ENTIDADES[e]);
 
 // The fields a browser would send from a <form> of `html`: hidden inputs and ticked checkboxes.
@@ -47,7 +54,8 @@ export class Persona {
       headers.origin = this.base.origin;
       headers.referer = url.href;
     }
-    const r = await fetch(url, { method: form ? "POST" : "GET", headers, body, redirect: "manual" });
+    const metodo = form ? "POST" : "GET";
+    const r = await fetch(url, { method: metodo, headers, body, redirect: "manual" });
     for (const galleta of r.headers.getSetCookie()) {
       const [par] = galleta.split(";");
       const i = par.indexOf("=");
