@@ -16,7 +16,7 @@ MCP_PUERTOS="${MCP_PUERTOS:-8100-8199}"
 # The pinned tools (package-lock.json), installed with `npm ci` when missing or stale.
 mcp_node_listo() {
   if [ ! -x "$NODE" ] || [ "$MCP_DIR/package-lock.json" -nt "$MCP_DIR/node_modules/.package-lock.json" ]; then
-    echo "-- npm ci --prefix scripts/mcp (Node 22, conformance, inspector, sdk)"
+    echo "-- npm ci --prefix scripts/mcp (Node 22, conformance, inspector, sdk, client, mcp-remote)"
     npm ci --prefix "$MCP_DIR" --no-audit --no-fund --prefer-offline --loglevel=error
   fi
   "$NODE" --version >/dev/null
