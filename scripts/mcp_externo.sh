@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Outside MCP tools against one live server (started once): the conformance suite, the Inspector
 # CLI, the TypeScript SDK 1.x client through tool errors, then the 2026-07-28 clients (TypeScript
-# client v2 and Python SDK 2.3, negotiating and pinned). Each can also run alone
+# client v2 and Python SDK 2.3, negotiating and pinned, OAuth and URL elicitation included, and
+# mcp-remote --protocol auto). Each can also run alone
 # (scripts/mcp_conformidad.sh, scripts/mcp_inspector.sh, scripts/mcp_sdk_ts.sh,
 # scripts/mcp_clientes_2026.sh).
 set -euo pipefail

@@ -1,15 +1,22 @@
 // The official TypeScript client v2 (@modelcontextprotocol/client, pinned in package.json) speaking
 // MCP 2026-07-28 to the live server: in `auto` mode (it settles with one server/discover, no
 // initialize, no error) and pinned to 2026-07-28; through the personal token (with the API key)
-// and through an OAuth access token (Bearer); each lists every tool, calls every tool and confirms
-// both writes. Every exchange must answer 200 and name its method (Mcp-Method) and, on tools/call,
-// the tool (Mcp-Name).
+// and through OAuth done for real (401, discovery, dynamic registration, PKCE authorization code
+// with the person signing in and approving on the hub's pages, token exchange); each lists every
+// tool, calls every tool and confirms both writes. Every exchange must answer 200 and name its
+// method (Mcp-Method) and, on tools/call, the tool (Mcp-Name).
 //
 // Environment (scripts/mcp/servidor.sh): MCP_URL, MCP_DEMO. Secrets are sent, never printed.
 // Exits 1 on any wrong answer.
 import { readFileSync } from "node:fs";
 
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+} from "@modelcontextprotocol/client";
+
+import { Persona } from "./persona.mjs";
 
 const url = new URL(process.env.MCP_URL);
 const demo = JSON.parse(readFileSync(process.env.MCP_DEMO, "utf8"));
@@ -59,6 +66,7 @@ function conTraza(traza) {
     const respuesta = await fetch(entrada, init);
     const cabeceras = new Headers(init.headers ?? {});
     traza.push({
+      ruta: new URL(entrada instanceof Request ? entrada.url : entrada).pathname,
       status: respuesta.status,
       metodo: cabeceras.get("mcp-method"),
       nombre: cabeceras.get("mcp-name"),
@@ -120,16 +128,114 @@ const personal = {
     headers: { "X-MCP-Api-Key": demo.api_key, "X-MCP-User-Token": demo.tokens.completo },
   },
 };
-const oauth = { authProvider: { token: async () => demo.oauth_token } };
+const RETORNO = "http://127.0.0.1:33418/callback"; // a loopback redirect (RFC 8252)
+
+// The client's OAuthClientProvider, in memory: a public client that registers itself; the
+// "browser" it sends the person to is Persona (scripts/mcp/persona.mjs).
+class ProveedorOAuth {
+  constructor(persona) {
+    this.persona = persona;
+    this.guardado = {};
+  }
+  get redirectUrl() {
+    return RETORNO;
+  }
+  get clientMetadata() {
+    return {
+      client_name: "Cliente TypeScript 2026",
+      redirect_uris: [RETORNO],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      scope: "asistente:leer asistente:escribir",
+    };
+  }
+  clientInformation() {
+    return this.guardado.cliente;
+  }
+  saveClientInformation(cliente) {
+    this.guardado.cliente = cliente;
+  }
+  tokens() {
+    return this.guardado.tokens;
+  }
+  saveTokens(tokens) {
+    this.guardado.tokens = tokens;
+  }
+  saveCodeVerifier(verificador) {
+    this.guardado.verificador = verificador;
+  }
+  codeVerifier() {
+    return this.guardado.verificador;
+  }
+  saveDiscoveryState(estado) {
+    this.guardado.descubrimiento = estado;
+  }
+  discoveryState() {
+    return this.guardado.descubrimiento;
+  }
+  async redirectToAuthorization(autorizacion) {
+    const pkce = autorizacion.searchParams;
+    if (pkce.get("code_challenge_method") !== "S256" || !pkce.get("code_challenge")) {
+      throw new Error(`autorización sin PKCE S256: ${[...pkce.keys()].join(", ")}`);
+    }
+    this.retorno = await this.persona.autorizar(autorizacion);
+  }
+}
+
+// The first connection of a new client: 401, discovery, registration, the person's sign-in and
+// consent, then the code exchanged for tokens. The provider, holding them, is what the walk uses.
+async function conectarConOAuth(etiqueta, modo) {
+  const persona = new Persona(url, demo.usuarios.completo);
+  const proveedor = new ProveedorOAuth(persona);
+  const traza = [];
+  const transporte = new StreamableHTTPClientTransport(url, {
+    authProvider: proveedor,
+    fetch: conTraza(traza),
+  });
+  const cliente = new Client(
+    { name: "hub-cliente-2026", version: "1.0.0" },
+    { versionNegotiation: { mode: modo } },
+  );
+  try {
+    await cliente.connect(transporte);
+    await cliente.listTools();
+    fallo(etiqueta, "el hub no pidió credenciales (401)");
+  } catch (error) {
+    if (!(error instanceof UnauthorizedError)) throw error;
+  }
+  if (!proveedor.retorno) throw new Error("el cliente no llevó a la persona a autorizar");
+  await transporte.finishAuth(proveedor.retorno.searchParams);
+  await cliente.close();
+  const pasos = persona.paginas.map(([p, s]) => `${p} ${s}`).join(", ");
+  if (pasos !== "ingreso 302, consentimiento 200, decision 302") fallo(etiqueta, pasos);
+  // The dance as the hub saw it: 401 on the endpoint, then metadata, registration and token.
+  const danza = traza.map((t) => `${t.status} ${t.ruta}`);
+  const esperada = [
+    `401 ${url.pathname}`,
+    `200 /.well-known/oauth-protected-resource${url.pathname}`,
+    "200 /.well-known/oauth-authorization-server",
+    "201 /oauth/register",
+    "200 /oauth/token",
+  ];
+  if (danza.join() !== esperada.join()) fallo(etiqueta, `intercambios: ${danza.join(", ")}`);
+  const tokens = proveedor.tokens();
+  const { access_token: acceso, refresh_token: refresco } = tokens ?? {};
+  if (!acceso?.startsWith("sgioat_") || !refresco?.startsWith("sgiort_")) {
+    fallo(etiqueta, "el intercambio no dio tokens del hub");
+  }
+  console.log(`${etiqueta}: registro, ingreso, consentimiento y token (${pasos})`);
+  return { authProvider: proveedor };
+}
 
 for (const [etiqueta, modo, opciones] of [
-  ["auto + token personal", "auto", personal],
-  ["fijado + token personal", { pin: VERSION }, personal],
-  ["auto + OAuth", "auto", oauth],
-  ["fijado + OAuth", { pin: VERSION }, oauth],
+  ["auto + token personal", "auto", async () => personal],
+  ["fijado + token personal", { pin: VERSION }, async () => personal],
+  ["auto + OAuth", "auto", conectarConOAuth],
+  ["fijado + OAuth", { pin: VERSION }, conectarConOAuth],
 ]) {
   try {
-    await recorrido(etiqueta, modo, opciones);
+    await recorrido(etiqueta, modo, await opciones(etiqueta, modo));
   } catch (error) {
     fallo(etiqueta, `excepción: ${error?.stack ?? error}`);
   }

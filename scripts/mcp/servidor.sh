@@ -16,7 +16,7 @@ MCP_PUERTOS="${MCP_PUERTOS:-8100-8199}"
 # The pinned tools (package-lock.json), installed with `npm ci` when missing or stale.
 mcp_node_listo() {
   if [ ! -x "$NODE" ] || [ "$MCP_DIR/package-lock.json" -nt "$MCP_DIR/node_modules/.package-lock.json" ]; then
-    echo "-- npm ci --prefix scripts/mcp (Node 22, conformance, inspector, sdk)"
+    echo "-- npm ci --prefix scripts/mcp (Node 22, conformance, inspector, sdk, client, mcp-remote)"
     npm ci --prefix "$MCP_DIR" --no-audit --no-fund --prefer-offline --loglevel=error
   fi
   "$NODE" --version >/dev/null
@@ -87,6 +87,10 @@ mcp_servidor() {
     HUB_MEDIA_ROOT="$MCP_TMP/media"
     HUB_LOG_FORMATO=texto
   )
+  # The same environment for manage.py while the server runs (mcp_gestionar), the shared cache
+  # included (a setting saved elsewhere would leave the server's cached copy stale); 0700 folder.
+  (umask 077 && printf '%s\n' "${entorno[@]}" ${REDIS_URL:+"REDIS_URL=$REDIS_URL"} \
+    >"$MCP_TMP/entorno")
   local t0=$SECONDS
   echo "-- servidor: migrate + demo_data (SQLite en $MCP_TMP)"
   (cd "$RAIZ" && "${entorno[@]}" "$PY" manage.py migrate --noinput -v0)
@@ -119,6 +123,22 @@ ajustes.save()" >/dev/null)
   echo "FALLO: el servidor no respondió en $ping" >&2
   tail -n 40 "$MCP_TMP/gunicorn.log" >&2 || true
   return 1
+}
+
+# manage.py against the live server's database and cache, e.g. to switch a setting mid-run.
+mcp_gestionar() {
+  local -a entorno
+  mapfile -t entorno <"$MCP_TMP/entorno"
+  (cd "$RAIZ" && "${entorno[@]}" "$PY" manage.py "$@")
+}
+
+# Switches "aprobar escrituras en el hub" (AjustesAsistente.aprobar_en_el_hub) on or off.
+mcp_aprobar_en_el_hub() {
+  mcp_gestionar shell -c "
+from apps.mcp.models import AjustesAsistente
+ajustes = AjustesAsistente.cargar()
+ajustes.aprobar_en_el_hub = $1
+ajustes.save()" >/dev/null
 }
 
 # Fails when the server answered any 5xx or logged a traceback (whatever the tools concluded).
