@@ -18,6 +18,7 @@ from apps.mcp import credenciales
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from hub.http.respuestas import ErrorAPI
+from tests.argumentos_demo import argumentos_demo  # noqa: F401  (the tests import it from here)
 
 URL = "/mcp/api/mcp"
 _ids = itertools.count(1)
@@ -188,36 +189,6 @@ def cargar_demo(tmp_path, escala: int = 1) -> dict:
     salida = tmp_path / f"demo-{escala}.json"
     call_command("demo_data", escala=escala, salida=str(salida))
     return json.loads(salida.read_text())
-
-
-def argumentos_demo(demo: dict) -> dict[str, dict]:
-    """A meaningful call of every tool with the demo's own identifiers."""
-    ajena = demo["solicitud_ajena"]
-    return {
-        "buscar_ayuda": {"consulta": "¿cómo creo un token personal?"},
-        "buscar_documento": {"texto": demo["documento"]},
-        "buscar_solicitudes": {"alcance": "todas"},
-        "busqueda_global": {"texto": "certificado"},
-        "comentar_solicitud": {"numero_radicado": ajena, "comentario": "Revisado, gracias."},
-        "diagnostico_servicio": {},
-        "estado_cdp": {"numero": demo["cdp"]},
-        "estado_presupuesto": {},
-        "estado_rp": {"numero": demo["rp"]},
-        "estado_solicitud": {"numero_radicado": ajena},
-        "mis_accesos": {},
-        "mis_tareas": {},
-        "radicar_mesa_ayuda": {
-            "asunto": "No exporta el tablero",
-            "descripcion": "El botón de exportar del tablero presupuestal no responde.",
-            "modulo": "Presupuesto",
-        },
-        "reporte_preparar": {
-            "ficha": {"fuente": "cdp", "titulo": "CDP del año", "filtros": [], "formato": "xlsx"}
-        },
-        "resumen_ejecutivo": {"ambito": "paa_mes"},
-        "resumen_solicitud": {"numero_radicado": ajena, "incluir_comentarios": True},
-        "uso_asistente": {},
-    }
 
 
 def a_la_vez(funciones: list[Callable[[], str]]) -> list[str]:

@@ -13,43 +13,17 @@ import json
 import os
 import sys
 from importlib.metadata import version as version_de
+from pathlib import Path
 
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository, for tests/
+from tests.argumentos_demo import argumentos_demo
+
 VERSION = "2026-07-28"
 ESCRITURAS = ("comentar_solicitud", "radicar_mesa_ayuda")
-
-
-def argumentos(demo: dict) -> dict[str, dict]:
-    """A meaningful call of every tool with the demo's own identifiers (tests/mcp_cliente.py)."""
-    ajena = demo["solicitud_ajena"]
-    return {
-        "buscar_ayuda": {"consulta": "¿cómo creo un token personal?"},
-        "buscar_documento": {"texto": demo["documento"]},
-        "buscar_solicitudes": {"alcance": "todas"},
-        "busqueda_global": {"texto": "certificado"},
-        "comentar_solicitud": {"numero_radicado": ajena, "comentario": "Revisado, gracias."},
-        "diagnostico_servicio": {},
-        "estado_cdp": {"numero": demo["cdp"]},
-        "estado_presupuesto": {},
-        "estado_rp": {"numero": demo["rp"]},
-        "estado_solicitud": {"numero_radicado": ajena},
-        "mis_accesos": {},
-        "mis_tareas": {},
-        "radicar_mesa_ayuda": {
-            "asunto": "No exporta el tablero",
-            "descripcion": "El botón de exportar del tablero presupuestal no responde.",
-            "modulo": "Presupuesto",
-        },
-        "reporte_preparar": {
-            "ficha": {"fuente": "cdp", "titulo": "CDP del año", "filtros": [], "formato": "xlsx"}
-        },
-        "resumen_ejecutivo": {"ambito": "paa_mes"},
-        "resumen_solicitud": {"numero_radicado": ajena, "incluir_comentarios": True},
-        "uso_asistente": {},
-    }
 
 
 async def recorrido(url: str, cabeceras: dict[str, str], modo: str, llamadas: dict) -> list[str]:
@@ -98,7 +72,7 @@ def main() -> int:
     url = os.environ["MCP_URL"]
     with open(os.environ["MCP_DEMO"], encoding="utf-8") as archivo:
         demo = json.load(archivo)
-    llamadas = argumentos(demo)
+    llamadas = argumentos_demo(demo)
     personal = {"X-MCP-Api-Key": demo["api_key"], "X-MCP-User-Token": demo["tokens"]["completo"]}
     oauth = {"Authorization": f"Bearer {demo['oauth_token']}"}
     fallos = 0
