@@ -222,7 +222,8 @@ TIPOS: list[TipoCredencial] = [TOKEN, CLAVE]
 
 def registrar(nuevo: TipoCredencial) -> None:
     """Add a kind another app owns (from its AppConfig.ready()), before the kinds that take any
-    bearer value; a kind already there is left as it is (ready() may run twice in tests)."""
+    bearer value. The same kind again changes nothing; another with a name or letter already
+    taken is refused at start."""
     if nuevo in TIPOS:
         return
     for otro in TIPOS:
