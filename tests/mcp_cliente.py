@@ -158,7 +158,8 @@ def ajustar(**valores) -> AjustesAsistente:
     return AjustesAsistente.cargar()
 
 
-# What the endpoint answers an OAuth access token it refuses (apps.mcp.oauth.INVALIDO).
+# What the endpoint answers an OAuth access token it refuses
+# (apps.autorizacion.credencial.INVALIDO).
 OAUTH_INVALIDO = (401, "TOKEN_MCP_INVALIDO", "El token OAuth no es válido, venció o fue revocado.")
 
 

@@ -112,7 +112,7 @@ def por_huella(digest: str) -> AccesoOAuth | None:
     """The access token with this digest as last stored (live or not: the caller checks), or
     None; remembered for the next request's guess (`prever`). The MCP endpoint's only lookup:
     format, digest, live state and resource are checked by the credential table
-    (apps.mcp.credenciales.OAUTH), never a second time here."""
+    (apps.autorizacion.credencial.OAUTH), never a second time here."""
     return FILAS.leer(digest, _de_la_base)
 
 

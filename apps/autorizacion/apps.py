@@ -49,8 +49,11 @@ class AutorizacionConfig(AppConfig):
     def ready(self) -> None:
         from oauth2_provider.signals import app_authorized
 
-        from apps.autorizacion import accesos, reconocidas, retiros, services
+        from apps.autorizacion import accesos, credencial, reconocidas, retiros, services
+        from apps.mcp import credenciales
 
+        # The assistant's credential table gets its OAuth kind from here: mcp imports no OAuth.
+        credenciales.registrar(credencial.OAUTH)
         accesos.conectar()
         reconocidas.conectar()
         retiros.conectar()  # a person who loses the assistant loses refreshing

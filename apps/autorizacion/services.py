@@ -128,7 +128,9 @@ def ajustar_conexion(
                 usuario_id=usuario_id, aplicacion_id=aplicacion_id, alcances=" ".join(sorted(tope))
             )
         scope = " ".join(sorted(nuevos))
-        filas.update(scope=scope)  # not `updated`: it marks the last use (apps.mcp.conexiones)
+        filas.update(
+            scope=scope
+        )  # not `updated`: it marks the last use (apps.autorizacion.conexiones)
         Grant.objects.filter(user_id=usuario_id, application_id=aplicacion_id).update(scope=scope)
         accesos.olvidar_seguro()
     return nuevos

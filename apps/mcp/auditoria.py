@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
 from django.db import connection
 from django.db.models.sql import InsertQuery
 
-from apps.autorizacion import tokens
-from apps.mcp import secretos
+from apps.mcp import credenciales
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import RegistroAuditoria
 from hub.busqueda.texto import recortar
@@ -22,19 +22,20 @@ APROBADA_EN_EL_HUB = "aprobada_en_el_hub"
 MAX_TEXTO = 200
 MAX_ELEMENTOS = 30
 MAX_PROFUNDIDAD = 4
-# A key or token pasted into an argument by mistake is still a secret: keep only its prefix.
-_CREDENCIAL = re.compile(
-    "("
-    + "|".join(
-        re.escape(p) for p in (secretos.PREFIJO_TOKEN, secretos.PREFIJO_CLAVE, *tokens.PREFIJOS)
-    )
-    + ")[0-9A-Za-z]{8,}"
-)
+
+
+@functools.cache
+def _credencial(prefijos: tuple[str, ...]) -> re.Pattern[str]:
+    """A secret of any of these prefixes: what follows the prefix is hidden."""
+    return re.compile("(" + "|".join(re.escape(p) for p in prefijos) + ")[0-9A-Za-z]{8,}")
 
 
 def _texto(valor: str, maximo: int) -> str:
     """Secrets masked, invisible characters removed (PostgreSQL refuses NUL), cut to `maximo`."""
-    return recortar(_CREDENCIAL.sub(r"\1[oculto]", valor), maximo)
+    # A key or token pasted into an argument by mistake is still a secret: keep only its prefix.
+    # The prefixes are those of every kind in the credential table (OAuth's joins at start).
+    patron = _credencial(credenciales.prefijos())
+    return recortar(patron.sub(r"\1[oculto]", valor), maximo)
 
 
 def limpiar_argumentos(valor: Any, profundidad: int = 0) -> Any:

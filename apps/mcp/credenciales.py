@@ -3,7 +3,9 @@
 `admitir` decides all three, once, for the endpoint (`apps.mcp.protocolo.vista_mcp`). `prever`
 declares the endpoint's part of the request's batch (hub.cache.lote): the cache keys a warm
 request reads and, guessed from what this process resolved before, its count and its last-use
-marks. The kinds of credential are the table `TIPOS`: a new kind is one entry there.
+marks. The kinds of credential are the table `TIPOS`: a new kind is one entry there, or, for a
+kind another app owns, one `registrar` call from that app's `ready()` (the OAuth access token:
+apps.autorizacion.credencial), as the admin is filled by the apps above it.
 
 Failures are HTTP envelope errors (`ErrorAPI`), never JSON-RPC errors. Secrets never reach a log
 or an error text: every message below is fixed.
@@ -12,18 +14,19 @@ or an error text: every message below is fixed.
 from __future__ import annotations
 
 import enum
+import functools
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest
 from django.utils import timezone
 
-from apps.autorizacion import accesos
 from apps.cuentas.models import User
-from apps.mcp import areas, identidades, oauth, recurso, secretos, services
+from apps.mcp import areas, identidades, recurso, secretos, services
 from apps.mcp import limites as limites_mcp
 from apps.mcp.models import AjustesAsistente, ClaveApi, RegistroAuditoria, TokenPersonal
 from hub.http.ip import decidir as decidir_ip
@@ -34,6 +37,26 @@ if TYPE_CHECKING:
     from hub.cache.lote import Pedido
 
 
+class AccesoDeCliente(Protocol):
+    """What the endpoint reads of an OAuth access (apps.autorizacion.accesos.AccesoOAuth)."""
+
+    @property
+    def token_id(self) -> int: ...
+
+    @property
+    def aplicacion(self) -> Any: ...  # the client: its `pk` and `nombre_visible`
+
+    @property
+    def puede_escribir(self) -> bool: ...
+
+    @property
+    def areas(self) -> frozenset[str]: ...
+
+
+# The name the OAuth access token's kind is registered under (apps.autorizacion.credencial).
+NOMBRE_OAUTH = "oauth"
+
+
 @dataclass
 class Identidad:
     """The caller of one request: an integration, a person, or both."""
@@ -42,7 +65,7 @@ class Identidad:
     clave: ClaveApi | None
     token: TokenPersonal | None
     ip: str
-    oauth: oauth.AccesoOAuth | None = None  # an OAuth access token (person + client)
+    oauth: AccesoDeCliente | None = None  # an OAuth access token (person + client)
 
     @property
     def puede_escribir(self) -> bool:
@@ -74,7 +97,7 @@ class Identidad:
         if self.token is not None:
             return TOKEN.credencial_id(self.token.pk)
         if self.oauth is not None:
-            return OAUTH.credencial_id(self.oauth.token_id)
+            return por_nombre(NOMBRE_OAUTH).credencial_id(self.oauth.token_id)
         return CLAVE.credencial_id(self.clave.pk) if self.clave is not None else ""
 
     @property
@@ -191,28 +214,43 @@ CLAVE = TipoCredencial(
     letra="k",
     vigente_para=lambda _id, _usuario: False,  # names no person: nothing of theirs stands
 )
-# The OAuth access token (issue 25): a person and the client they approved, so it comes alone and
-# the "personal token only" switch does not apply to it; its own switches (OAuth off, verified
-# clients only, a client disabled) are part of the row's `vigente()` (apps.autorizacion.accesos).
-OAUTH = TipoCredencial(
-    nombre="oauth",
-    papel=Papel.PERSONA,
-    cabecera=None,
-    prefijo=oauth.PREFIJO_ACCESO,
-    bearer=oauth.PREFIJOS_BEARER,
-    prever=accesos.prever,
-    buscar=accesos.por_huella,
-    anotar_uso=oauth.anotar_uso,
-    testigos_uso=oauth.testigos_uso,
-    invalida=oauth.INVALIDO,
-    letra="o",
-    vigente_para=oauth.vigente_para,
-    reparo=oauth.fuera_de_recurso,
-    sola=oauth.AMBIGUA,
-)
 # In order: a bearer value goes to the first kind whose `bearer` prefix it starts with (the API
-# key, which takes any other value, stays last).
-TIPOS: tuple[TipoCredencial, ...] = (TOKEN, OAUTH, CLAVE)
+# key, which takes any other value, stays last). The OAuth access token joins at start, between
+# the two (`registrar`); mutated in place, so a module that imported it sees every kind.
+TIPOS: list[TipoCredencial] = [TOKEN, CLAVE]
+
+
+def registrar(nuevo: TipoCredencial) -> None:
+    """Add a kind another app owns (from its AppConfig.ready()), before the kinds that take any
+    bearer value. The same kind again changes nothing; another with a name or letter already
+    taken is refused at start."""
+    if nuevo in TIPOS:
+        return
+    for otro in TIPOS:
+        if otro.nombre == nuevo.nombre or otro.letra == nuevo.letra:
+            raise ImproperlyConfigured(f"credencial {nuevo.nombre!r}: nombre o letra repetidos")
+    TIPOS.insert(next(i for i, otro in enumerate(TIPOS) if otro.bearer == ""), nuevo)
+    prefijos.cache_clear()
+
+
+def por_nombre(nombre: str) -> TipoCredencial:
+    """The registered kind of this name (KeyError: no app registered it)."""
+    for candidato in TIPOS:
+        if candidato.nombre == nombre:
+            return candidato
+    raise KeyError(nombre)
+
+
+@functools.cache
+def prefijos() -> tuple[str, ...]:
+    """Every prefix a secret of a registered kind starts with (the audit hides them)."""
+    vistos: list[str] = []
+    for candidato in TIPOS:
+        bearer = (candidato.bearer,) if isinstance(candidato.bearer, str) else candidato.bearer
+        for prefijo in (candidato.prefijo, *bearer):
+            if prefijo and prefijo not in vistos:
+                vistos.append(prefijo)
+    return tuple(vistos)
 
 
 def _valores(crudo: str) -> list[str]:
@@ -317,7 +355,7 @@ def _identificar(
         clave=filas.get(CLAVE.nombre),
         token=filas.get(TOKEN.nombre),
         ip=ip,
-        oauth=filas.get(OAUTH.nombre),
+        oauth=filas.get(NOMBRE_OAUTH),
     )
     return identidad, resueltas
 

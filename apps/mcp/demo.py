@@ -15,8 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
 
-from apps.autorizacion import tokens as tokens_oauth
-from apps.mcp import recurso, secretos, services
+from apps.mcp import credenciales, recurso, secretos, services
 from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
 from hub.operacion.demo import ContextoDemo
 
@@ -72,7 +71,8 @@ DIAS_OAUTH = 90  # a demo token outlives the administrator's lifetime: make benc
 def _oauth(usuario) -> str:
     """`completo`'s OAuth access token for a verified demo client (reading and writing)."""
     Aplicacion = get_application_model()
-    secreto = _secreto(tokens_oauth.PREFIJO_ACCESO, "oauth")
+    # The prefix of the kind apps.autorizacion registers in the credential table at start.
+    secreto = _secreto(credenciales.por_nombre(credenciales.NOMBRE_OAUTH).prefijo, "oauth")
     cliente, _ = Aplicacion.objects.get_or_create(
         client_id="demo-asistente-oauth",
         defaults={
@@ -85,7 +85,7 @@ def _oauth(usuario) -> str:
     )
     Acceso = get_access_token_model()
     vence = timezone.now() + timedelta(days=DIAS_OAUTH)
-    existente = Acceso.objects.filter(token_checksum=tokens_oauth.huella(secreto)).first()
+    existente = Acceso.objects.filter(token_checksum=secretos.huella(secreto)).first()
     if existente is None:
         acceso = Acceso(
             user=usuario,

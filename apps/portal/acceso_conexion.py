@@ -11,9 +11,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 
+from apps.autorizacion import conexiones
 from apps.autorizacion import services as servicios_oauth
 from apps.autorizacion.accesos import ALCANCE_ESCRIBIR
-from apps.mcp import areas, conexiones
+from apps.mcp import areas
 
 
 @never_cache

@@ -17,11 +17,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
+from apps.autorizacion import conexiones
 from apps.autorizacion import services as servicios_oauth
 from apps.cuentas.avisos import avisar_acceso_nuevo
 from apps.cuentas.clientes_mcp import configuraciones
 from apps.cuentas.correo import tras_responder
-from apps.mcp import conexiones, recurso, services
+from apps.mcp import recurso, services
 from apps.mcp.entrega import Entrega
 from apps.mcp.models import AjustesAsistente, TokenPersonal
 from apps.portal.formularios import FormularioToken

@@ -154,7 +154,7 @@ def test_with_oauth_switched_off_the_help_shows_only_the_headers(navegante):
 def test_the_connections_take_five_queries_however_many_applications(
     persona, django_assert_num_queries
 ):
-    from apps.mcp import conexiones
+    from apps.autorizacion import conexiones
 
     solo_acceso = nueva_aplicacion("Solo acceso")
     nuevo_token_oauth(persona, aplicacion=solo_acceso, alcances="asistente:leer")

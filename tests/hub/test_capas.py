@@ -238,39 +238,12 @@ def test_the_detector_finds_an_app_cycle_through_a_function_level_import_but_not
     ]
 
 
-# The one app cycle left (issue 38): the assistant's credential path asks OAuth for an access
-# (apps.mcp.credenciales and apps.mcp.oauth), while OAuth reads the assistant's settings, areas
-# and identities. It goes when the credential types are a list OAuth fills at start; until then
-# no other app joins it and the assistant's imports of OAuth may only shrink.
-CICLO_PENDIENTE = {"apps.autorizacion", "apps.mcp"}
-DEL_ASISTENTE_A_OAUTH = {
-    "apps.mcp.auditoria -> apps.autorizacion.tokens",
-    "apps.mcp.conexiones -> apps.autorizacion.accesos",
-    "apps.mcp.credenciales -> apps.autorizacion.accesos",
-    "apps.mcp.demo -> apps.autorizacion.tokens",
-    "apps.mcp.oauth -> apps.autorizacion.accesos",
-    "apps.mcp.oauth -> apps.autorizacion.services",
-    "apps.mcp.oauth -> apps.autorizacion.tokens",
-}
-
-
 def test_apps_depend_one_way():
     """No two apps import each other, even through a chain of apps or an import inside a
     function (docs/arquitectura.md, "Grafo de las aplicaciones")."""
     fuentes = del_proyecto(archivos(CARPETAS))
-    grupos = componentes(grafo_de_aplicaciones(grafo(fuentes)))
-    descritos = ciclos_de_aplicaciones(fuentes)
     assert len(grafo_de_aplicaciones(grafo(fuentes))) >= 9  # the walk did find the apps
-    assert [d for d, g in zip(descritos, grupos, strict=True) if g != CICLO_PENDIENTE] == []
-    aristas = grafo(fuentes)
-    del_asistente = {
-        f"{m} -> {d}"
-        for m, destinos in aristas.items()
-        if m.startswith("apps.mcp.")
-        for d in destinos
-        if d.startswith("apps.autorizacion")
-    }
-    assert del_asistente <= DEL_ASISTENTE_A_OAUTH
+    assert ciclos_de_aplicaciones(fuentes) == []
 
 
 DOMINIOS = ("apps.solicitudes", "apps.presupuesto", "apps.calidad", "apps.firmas")

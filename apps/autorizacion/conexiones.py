@@ -4,7 +4,8 @@
 A connection is a client for which the person holds a live token: an access token not expired,
 or a refresh token not revoked. Its first approval is the oldest token the person was ever issued
 for that client (rotated refresh tokens stay, revoked, so it survives every refresh); its last use
-is the newest mark the MCP endpoint left on one of its access tokens (apps.mcp.oauth.anotar_uso).
+is the newest mark the MCP endpoint left on one of its access tokens
+(apps.autorizacion.credencial.anotar_uso).
 """
 
 from __future__ import annotations

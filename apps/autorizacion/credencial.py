@@ -5,7 +5,8 @@ integration + person, so the organization's "personal token only" switch does no
 while its own switches (OAuth off, verified clients only, a client disabled) do, through
 apps.autorizacion.accesos, which also keeps the token's identity in the shared cache (a warm
 call runs no SQL). It never stands beside another credential: the token already names both.
-This module holds the pieces of its kind in the credential table (apps.mcp.credenciales.OAUTH).
+This module builds its kind, `OAUTH`; AutorizacionConfig.ready() registers it in the assistant's
+credential table (apps.mcp.credenciales.TIPOS), which does not import OAuth.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from datetime import datetime
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model
 
+from apps.autorizacion import accesos, tokens
 from apps.autorizacion import services as servicios_oauth
-from apps.autorizacion import tokens
 from apps.autorizacion.accesos import AccesoOAuth
 from apps.cuentas.models import User
 from apps.mcp import recurso, services
+from apps.mcp.credenciales import NOMBRE_OAUTH, Papel, TipoCredencial
 
 PREFIJO_ACCESO = tokens.PREFIJO_ACCESO
 # A refresh token sent as Bearer is an OAuth token too: refused as one (TOKEN_MCP_INVALIDO, its
@@ -64,3 +66,24 @@ def anotar_uso(acceso: AccesoOAuth, _ip: str, ahora: datetime | None = None) -> 
     if services.toca_anotar(testigo_uso(acceso.token_id), None, ahora, sin_cache=False):
         get_access_token_model().objects.filter(pk=acceso.token_id).update(updated=ahora)
     servicios_oauth.anotar_uso(acceso.aplicacion, ahora)
+
+
+# Its row of the credential table: a person and the client they approved, so it comes alone and
+# the "personal token only" switch does not apply to it; its own switches (OAuth off, verified
+# clients only, a client disabled) are part of the row's `vigente()` (apps.autorizacion.accesos).
+OAUTH = TipoCredencial(
+    nombre=NOMBRE_OAUTH,
+    papel=Papel.PERSONA,
+    cabecera=None,
+    prefijo=PREFIJO_ACCESO,
+    bearer=PREFIJOS_BEARER,
+    prever=accesos.prever,
+    buscar=accesos.por_huella,
+    anotar_uso=anotar_uso,
+    testigos_uso=testigos_uso,
+    invalida=INVALIDO,
+    letra="o",
+    vigente_para=vigente_para,
+    reparo=fuera_de_recurso,
+    sola=AMBIGUA,
+)
