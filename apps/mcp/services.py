@@ -249,9 +249,11 @@ def toca_anotar(
     within the minute). With the cache down the answer is `sin_cache`: True where the row is
     fresh from the database anyway.
     """
+    # The batch's answer is taken first whatever the row says, so a request runs the same path
+    # whether its row came fresh from the database or old from the cache.
+    agregado = lote.agregado(testigo)  # the request's batch may have made this add already
     if ultimo is not None and ahora - ultimo < INTERVALO_ULTIMO_USO:
         return False
-    agregado = lote.agregado(testigo)  # the request's batch may have made this add already
     if agregado is not None:
         return agregado
     try:
