@@ -5,14 +5,17 @@ cache fails (tests/hub/test_coherencia.py, tests/autorizacion/test_coherencia_oa
 from __future__ import annotations
 
 import copy
+import fcntl
 import os
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
+from typing import IO
 
 import pytest
 import redis
@@ -42,12 +45,21 @@ def reloj(monkeypatch):
     return r
 
 
-def _puerto_libre() -> int:
+def _puerto_libre() -> tuple[int, IO[bytes]]:
+    """A port in 6410-6419 held for this test: its lock file keeps two test runs on one machine
+    (CI's two suites, a developer's) from both finding it free and starting a server on it."""
     for puerto in range(6410, 6420):
+        cerrojo = open(Path(tempfile.gettempdir()) / f"hub-coherencia-{puerto}.lock", "wb")  # noqa: SIM115
+        try:
+            fcntl.flock(cerrojo, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            cerrojo.close()
+            continue
         try:
             redis.Redis(port=puerto, socket_connect_timeout=0.2).ping()
         except redis.exceptions.ConnectionError:
-            return puerto
+            return puerto, cerrojo
+        cerrojo.close()
     raise RuntimeError("no free port in 6410-6419")
 
 
@@ -108,8 +120,12 @@ def opciones_redis() -> list[str]:
 @pytest.fixture
 def redis_propio(tmp_path, opciones_redis) -> Iterator[RedisPropio]:
     """A redis-server of this test only (never the shared one), as the default cache."""
-    puerto = _puerto_libre()
-    propio = RedisPropio(_arrancar_redis(puerto, tmp_path, *opciones_redis), puerto, tmp_path)
+    puerto, cerrojo = _puerto_libre()
+    try:
+        propio = RedisPropio(_arrancar_redis(puerto, tmp_path, *opciones_redis), puerto, tmp_path)
+    except BaseException:
+        cerrojo.close()
+        raise
     conf = {
         "default": {
             "BACKEND": "hub.cache.almacenes.CacheRedis",
@@ -125,6 +141,7 @@ def redis_propio(tmp_path, opciones_redis) -> Iterator[RedisPropio]:
         os.kill(propio.proceso.pid, signal.SIGCONT)
         propio.proceso.terminate()
         propio.proceso.wait(timeout=10)
+        cerrojo.close()  # the port is free for the next test once its server is gone
 
 
 def _solo_lectura(carpeta: Path, si: bool) -> None:
