@@ -18,8 +18,8 @@ key that carries this process's *seal*: a digest of what the database says about
   run_id means new keys, and a changed run_id is read at once, as a new PostgreSQL connection is.
 
 A process reads them again at most every HUB_COHERENCIA_SEGUNDOS seconds (one small query on the
-first cached read after that time; the other requests run no SQL for it), and at once after it
-opened a new PostgreSQL connection (a restore kills the old ones). One request reads it once:
+first cached read after that time; the other requests run no SQL for it), well within the bound:
+a restored database is noticed by that interval alone. One request reads it once:
 hub.cache.versionado keeps it in the request's memo, so a request reads all its entries under
 one seal (a new one counts from the next request, well within the bound). A new seal means new
 keys: nothing stored before is read again, whatever the cache kept or lost meanwhile. The
@@ -50,8 +50,7 @@ COTA_SEGUNDOS = 10
 # xmin is the transaction that wrote the row: a `pg_restore --clean` into the same database writes
 # it anew (as every bump does), so a restore in place changes the seal too.
 _CONSULTA_POSTGRESQL = (
-    "SELECT c.generacion, c.identidad, c.xmin, d.oid, pg_postmaster_start_time(), "
-    "'hub_coherencia'::regclass::oid "
+    "SELECT c.generacion, c.identidad, c.xmin, d.oid "
     "FROM pg_database d LEFT JOIN hub_coherencia c ON c.id = 1 "
     "WHERE d.datname = current_database()"
 )
@@ -234,17 +233,6 @@ def _avanzar_por_vuelta() -> None:
         transaction.on_commit(lambda: avanzar_o_avisar("la caché volvió tras un fallo"))
         return
     avanzar_o_avisar("la caché volvió tras un fallo")
-
-
-def al_conectar(sender, connection, **kwargs) -> None:
-    """`connection_created` receiver: a new PostgreSQL connection rereads the seal first.
-
-    A restore drops every connection of the old database, so the first request on the new one
-    sees its seal. SQLite opens a connection per request (CONN_MAX_AGE 0): there the interval
-    alone applies, and a swapped file changes the seal by its inode.
-    """
-    if connection.vendor == "postgresql" and connection.alias == "default":
-        _estado.leido_en = -math.inf
 
 
 def cache_conectada(servidor: str) -> None:
