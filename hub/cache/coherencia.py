@@ -15,8 +15,9 @@ key that carries this process's *seal*: a digest of what the database says about
   run_id means new keys, and a changed run_id is read at once.
 
 A process reads them again at most every HUB_COHERENCIA_SEGUNDOS seconds (one small query on the
-first cached read after that time; the other requests run no SQL for it), well within the bound:
-a restored database is noticed by that interval alone. One request reads it once:
+first cached read after that time; the other requests run no SQL for it), well within the bound.
+A database restored other than in place is noticed through `manage.py tras_restaurar`, run after
+the restore (docs/cache.md). One request reads it once:
 hub.cache.versionado keeps it in the request's memo, so a request reads all its entries under
 one seal (a new one counts from the next request, well within the bound). A new seal means new
 keys: nothing stored before is read again, whatever the cache kept or lost meanwhile. The
