@@ -25,7 +25,6 @@ class HubConfig(AppConfig):
         # After Django's own create_permissions (auth is earlier in INSTALLED_APPS): Spanish names.
         post_migrate.connect(traducir_permisos, dispatch_uid="hub.administracion.permisos")
         # The cache is never more authoritative than the database (hub.cache.coherencia).
-        connection_created.connect(coherencia.al_conectar, dispatch_uid="hub.cache.coherencia")
         if coherencia.cache_volvio not in cache.AL_VOLVER:
             cache.AL_VOLVER.append(coherencia.cache_volvio)
         if coherencia.cache_conectada not in cache.AL_CONECTAR:

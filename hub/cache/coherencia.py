@@ -8,18 +8,16 @@ key that carries this process's *seal*: a digest of what the database says about
   whose invalidation could not reach the cache (in the change's own transaction when it can),
   by whoever sees the cache come back from a failure, and by `manage.py tras_restaurar`;
 - its identity: a random value written at migrate time (`hub_coherencia.identidad`, replaced by
-  `tras_restaurar`), and what the server says of the database itself (PostgreSQL: the row's
-  xmin, the database's oid and the server's start time, which a restore in place, a dropped and
-  recreated database or a restored cluster changes; SQLite: the file's device and inode, which a
-  new or swapped-in file changes);
+  `tras_restaurar`), and on PostgreSQL the row's xmin, which a restore in place writes anew;
 - the Redis server's run_id, learned on each new connection (hub.cache.almacenes.AL_CONECTAR): a
   Redis that died and came back from an old snapshot answers as if nothing happened (redis-py
   reconnects without an error), with the invalidations made since the snapshot gone; its new
-  run_id means new keys, and a changed run_id is read at once, as a new PostgreSQL connection is.
+  run_id means new keys, and a changed run_id is read at once.
 
 A process reads them again at most every HUB_COHERENCIA_SEGUNDOS seconds (one small query on the
-first cached read after that time; the other requests run no SQL for it), and at once after it
-opened a new PostgreSQL connection (a restore kills the old ones). One request reads it once:
+first cached read after that time; the other requests run no SQL for it), well within the bound.
+A database restored other than in place is noticed through `manage.py tras_restaurar`, run after
+the restore (docs/cache.md). One request reads it once:
 hub.cache.versionado keeps it in the request's memo, so a request reads all its entries under
 one seal (a new one counts from the next request, well within the bound). A new seal means new
 keys: nothing stored before is read again, whatever the cache kept or lost meanwhile. The
@@ -32,7 +30,6 @@ import functools
 import hashlib
 import logging
 import math
-import os
 import secrets
 import threading
 import time
@@ -50,10 +47,8 @@ COTA_SEGUNDOS = 10
 # xmin is the transaction that wrote the row: a `pg_restore --clean` into the same database writes
 # it anew (as every bump does), so a restore in place changes the seal too.
 _CONSULTA_POSTGRESQL = (
-    "SELECT c.generacion, c.identidad, c.xmin, d.oid, pg_postmaster_start_time(), "
-    "'hub_coherencia'::regclass::oid "
-    "FROM pg_database d LEFT JOIN hub_coherencia c ON c.id = 1 "
-    "WHERE d.datname = current_database()"
+    "SELECT c.generacion, c.identidad, c.xmin FROM (SELECT 1) t "
+    "LEFT JOIN hub_coherencia c ON c.id = 1"
 )
 # Always one row: NULLs while hub_coherencia has none (a flushed table, a restore under way).
 _CONSULTA_SQLITE = (
@@ -150,8 +145,6 @@ def refrescar() -> str:
     partes.append(esquema())
     servidor = _estado.servidor_cache
     partes.append(servidor)
-    if connection.vendor == "sqlite":
-        partes.append(_archivo_sqlite())
     nuevo = hashlib.sha256("|".join(partes).encode()).hexdigest()[:16]
     if nuevo != _estado.sello and _estado.sello is not None:
         logger.info("caché: nueva generación o base de datos distinta; se descarta lo anterior")
@@ -171,16 +164,6 @@ def _leer_fila() -> tuple | None:
     with connection.cursor() as cursor:
         cursor.execute(consulta)
         return cursor.fetchone()
-
-
-def _archivo_sqlite() -> str:
-    """Device and inode of the SQLite file: a new or swapped-in file is another database."""
-    nombre = str(connection.settings_dict.get("NAME") or "")
-    try:
-        datos = os.stat(nombre)
-    except (OSError, ValueError):  # in memory (tests) or not a plain path
-        return nombre
-    return f"{datos.st_dev}:{datos.st_ino}"
 
 
 def avanzar() -> None:
@@ -234,17 +217,6 @@ def _avanzar_por_vuelta() -> None:
         transaction.on_commit(lambda: avanzar_o_avisar("la caché volvió tras un fallo"))
         return
     avanzar_o_avisar("la caché volvió tras un fallo")
-
-
-def al_conectar(sender, connection, **kwargs) -> None:
-    """`connection_created` receiver: a new PostgreSQL connection rereads the seal first.
-
-    A restore drops every connection of the old database, so the first request on the new one
-    sees its seal. SQLite opens a connection per request (CONN_MAX_AGE 0): there the interval
-    alone applies, and a swapped file changes the seal by its inode.
-    """
-    if connection.vendor == "postgresql" and connection.alias == "default":
-        _estado.leido_en = -math.inf
 
 
 def cache_conectada(servidor: str) -> None:
