@@ -18,7 +18,6 @@ from apps.mcp import credenciales
 from apps.mcp.credenciales import Identidad
 from apps.mcp.models import AjustesAsistente
 from hub.http.respuestas import ErrorAPI
-from tests.argumentos_demo import argumentos_demo  # noqa: F401  (the tests import it from here)
 
 URL = "/mcp/api/mcp"
 _ids = itertools.count(1)

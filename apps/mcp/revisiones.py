@@ -145,9 +145,9 @@ def clasificar(
         return Rechazo(
             HEADER_MISMATCH, "La cabecera Mcp-Name no coincide con el nombre de la herramienta."
         )
-    if not isinstance(version, str) or version not in MODERNAS:
-        if not isinstance(version, str):
-            return Rechazo(-32602, "La versión del protocolo en params._meta debe ser un texto.")
+    if not isinstance(version, str):
+        return Rechazo(-32602, "La versión del protocolo en params._meta debe ser un texto.")
+    if version not in MODERNAS:
         return version_no_soportada(version, soportadas)
     capacidades = meta[META_CAPACIDADES]
     if not isinstance(capacidades, dict):

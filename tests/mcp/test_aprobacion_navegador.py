@@ -16,8 +16,9 @@ from mcp.client.streamable_http import streamable_http_client
 from apps.cuentas.models import User
 from apps.mcp.models import Aprobacion, RegistroAuditoria
 from apps.solicitudes.models import Solicitud
+from tests.argumentos_demo import argumentos_demo
 from tests.factories import CONTRASENA
-from tests.mcp_cliente import ajustar, argumentos_demo
+from tests.mcp_cliente import ajustar
 from tests.navegador_csp import vigilar_csp
 from tests.navegador_texto import ancho_de_pagina, capturar
 

@@ -9,8 +9,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from tests.argumentos_demo import argumentos_demo
 from tests.conftest import limpiar_cache
-from tests.mcp_cliente import argumentos_demo, cargar_demo, cumple_esquema, llamar, rpc
+from tests.mcp_cliente import cargar_demo, cumple_esquema, llamar, rpc
 
 pytestmark = pytest.mark.django_db
 

@@ -24,17 +24,11 @@ from apps.mcp.models import AjustesAsistente
 from apps.presupuesto.models import Vigencia
 from hub.herramientas.registro import Herramienta, esquema_error, registro
 from hub.http.limites import CacheNoDisponible
+from tests.argumentos_demo import argumentos_demo
 from tests.conftest import limpiar_cache
 from tests.factories import UserFactory
 from tests.mcp.factories import nuevo_token, nuevo_token_oauth
-from tests.mcp_cliente import (
-    ajustar,
-    argumentos_demo,
-    cargar_demo,
-    error_herramienta,
-    llamar,
-    resultado_valido,
-)
+from tests.mcp_cliente import ajustar, cargar_demo, error_herramienta, llamar, resultado_valido
 
 pytestmark = pytest.mark.django_db
 

@@ -17,9 +17,10 @@ from mcp_types import ElicitResult
 from apps.mcp import aprobaciones
 from apps.mcp.models import AjustesAsistente, Aprobacion, RegistroAuditoria
 from apps.solicitudes import services
+from tests.argumentos_demo import argumentos_demo
 from tests.factories import GroupFactory
 from tests.mcp.test_oauth_sdk import Memoria, Persona, hub, proveedor_sdk  # noqa: F401 (fixture)
-from tests.mcp_cliente import argumentos_demo, cargar_demo
+from tests.mcp_cliente import cargar_demo
 from tests.solicitudes.factories import tipo_con_etapas
 
 pytestmark = pytest.mark.django_db(transaction=True)
