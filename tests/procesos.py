@@ -44,6 +44,8 @@ from django.contrib.auth.models import Group, Permission
 from django.utils import timezone
 from apps.cuentas.models import User
 from apps.mcp import services
+from apps.mcp.secretos import PREFIJO_TOKEN
+from hub import secretos
 usar = Permission.objects.get(content_type__app_label="mcp", codename="asistente.usar")
 salida = {}
 for caso in CASOS:
@@ -55,7 +57,7 @@ for caso in CASOS:
     else:
         persona.user_permissions.add(usar)
     _c, clave = services.crear_clave_api(nombre=f"k_{caso}")
-    secreto = services.secretos.generar(services.secretos.PREFIJO_TOKEN)
+    secreto = secretos.generar(PREFIJO_TOKEN)
     vence = timezone.now() + timedelta(seconds=SEGUNDOS)
     services.guardar_token(usuario=persona, nombre="t", secreto=secreto, vence=vence)
     salida[caso] = {"X-MCP-Api-Key": clave, "X-MCP-User-Token": secreto, "vence": vence.timestamp()}

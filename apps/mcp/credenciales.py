@@ -26,9 +26,11 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from apps.cuentas.models import User
-from apps.mcp import areas, identidades, recurso, secretos, services
+from apps.mcp import areas, identidades, recurso, services
 from apps.mcp import limites as limites_mcp
 from apps.mcp.models import AjustesAsistente, ClaveApi, RegistroAuditoria, TokenPersonal
+from apps.mcp.secretos import PREFIJO_CLAVE, PREFIJO_TOKEN
+from hub import secretos
 from hub.http.ip import decidir as decidir_ip
 from hub.http.limites import Uso
 from hub.http.respuestas import ErrorAPI
@@ -190,8 +192,8 @@ TOKEN = TipoCredencial(
     nombre="token",
     papel=Papel.PERSONA,
     cabecera="HTTP_X_MCP_USER_TOKEN",
-    prefijo=secretos.PREFIJO_TOKEN,
-    bearer=secretos.PREFIJO_TOKEN,
+    prefijo=PREFIJO_TOKEN,
+    bearer=PREFIJO_TOKEN,
     prever=identidades.prever,
     buscar=identidades.token,
     anotar_uso=services.anotar_uso_token,
@@ -204,7 +206,7 @@ CLAVE = TipoCredencial(
     nombre="clave",
     papel=Papel.INTEGRACION,
     cabecera="HTTP_X_MCP_API_KEY",
-    prefijo=secretos.PREFIJO_CLAVE,
+    prefijo=PREFIJO_CLAVE,
     bearer="",
     prever=identidades.prever,
     buscar=identidades.clave_api,

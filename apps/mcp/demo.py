@@ -15,8 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
 
-from apps.mcp import credenciales, recurso, secretos, services
+from apps.mcp import credenciales, recurso, services
 from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
+from apps.mcp.secretos import PREFIJO_CLAVE, PREFIJO_TOKEN
+from hub import secretos
 from hub.operacion.demo import ContextoDemo
 
 NOMBRE_CLAVE = "Asistente de demostración"
@@ -36,7 +38,7 @@ def _secreto(prefijo: str, etiqueta: str) -> str:
 
 
 def _clave() -> str:
-    secreto = _secreto(secretos.PREFIJO_CLAVE, "clave")
+    secreto = _secreto(PREFIJO_CLAVE, "clave")
     if not ClaveApi.objects.filter(digest=secretos.huella(secreto)).exists():
         clave = ClaveApi(nombre=NOMBRE_CLAVE)
         services.asignar_secreto_clave(clave, secreto)
@@ -45,7 +47,7 @@ def _clave() -> str:
 
 
 def _token(usuario, nombre: str, etiqueta: str, dias: int, revocado: bool) -> str:
-    secreto = _secreto(secretos.PREFIJO_TOKEN, etiqueta)
+    secreto = _secreto(PREFIJO_TOKEN, etiqueta)
     ahora = timezone.now()
     vence = ahora + timedelta(days=dias)
     existente = TokenPersonal.objects.filter(digest=secretos.huella(secreto)).first()

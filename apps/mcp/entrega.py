@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from apps.mcp import secretos
+from hub import secretos
 
 DURACION = 300  # seconds the halves wait for the page that shows the secret
 

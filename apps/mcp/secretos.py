@@ -1,31 +1,9 @@
-"""Secrets of the assistant: the prefixes of personal tokens and API keys; their format,
-checksum and digest are the hub's (hub.secretos), named here for the assistant's modules."""
+"""The assistant's secrets: the prefixes of personal tokens and API keys, and the short prefix
+lists show. Their format, checksum and digest are the hub's (hub.secretos)."""
 
 from __future__ import annotations
 
-from hub.secretos import (
-    LARGO_VISIBLE,
-    bien_formado,
-    chequeo,
-    componer,
-    derivar,
-    generar,
-    huella,
-    huella_si_bien_formado,
-)
-
-__all__ = [
-    "PREFIJO_CLAVE",
-    "PREFIJO_TOKEN",
-    "bien_formado",
-    "chequeo",
-    "componer",
-    "derivar",
-    "generar",
-    "huella",
-    "huella_si_bien_formado",
-    "visible",
-]
+from hub.secretos import LARGO_VISIBLE
 
 PREFIJO_TOKEN = "sgimcp_"
 PREFIJO_CLAVE = "sgiapi_"

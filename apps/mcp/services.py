@@ -11,8 +11,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.cuentas.models import User
-from apps.mcp import areas, secretos
+from apps.mcp import areas
 from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
+from apps.mcp.secretos import PREFIJO_CLAVE, PREFIJO_TOKEN, visible
+from hub import secretos
 from hub.cache import lote
 
 PERMISO_USAR = "mcp.asistente.usar"
@@ -118,7 +120,7 @@ def _crear_token(
             "__all__",
             f"Ya tiene {MAX_TOKENS_ACTIVOS} tokens activos: revoque alguno antes de crear otro.",
         )
-    secreto = secretos.generar(secretos.PREFIJO_TOKEN)
+    secreto = secretos.generar(PREFIJO_TOKEN)
     token = guardar_token(
         usuario=usuario,
         nombre=nombre,
@@ -162,7 +164,7 @@ def guardar_token(
     return TokenPersonal.objects.create(
         usuario=usuario,
         nombre=nombre,
-        prefijo=secretos.visible(secreto),
+        prefijo=visible(secreto),
         digest=secretos.huella(secreto),
         vence=vence,
         revocado_en=revocado_en,
@@ -215,12 +217,12 @@ def preparar_clave_api(
 
 
 def generar_secreto_clave() -> str:
-    return secretos.generar(secretos.PREFIJO_CLAVE)
+    return secretos.generar(PREFIJO_CLAVE)
 
 
 def asignar_secreto_clave(clave: ClaveApi, secreto: str) -> None:
     """Put the digest and visible prefix of `secreto` on an unsaved key."""
-    clave.prefijo = secretos.visible(secreto)
+    clave.prefijo = visible(secreto)
     clave.digest = secretos.huella(secreto)
 
 

@@ -10,7 +10,7 @@ from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
 from apps.autorizacion.models import CanjeCodigo
 from apps.autorizacion.servidor import Validador
-from apps.mcp import secretos
+from hub import secretos
 from tests.autorizacion.flujo import Pedido, aprobar, canjear, consulta, refrescar
 from tests.conftest import limpiar_cache
 

@@ -10,7 +10,7 @@ from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
 from apps.autorizacion.models import Aplicacion
 from apps.mcp.models import AjustesAsistente
-from apps.mcp.secretos import huella
+from hub.secretos import huella
 from tests.autorizacion.factories import REDIRECCION, nueva_aplicacion
 from tests.autorizacion.flujo import (
     MCP,

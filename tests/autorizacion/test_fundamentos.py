@@ -9,8 +9,9 @@ from oauth2_provider.models import AccessToken, get_application_model
 
 from apps.autorizacion import accesos, tokens
 from apps.autorizacion.models import Aplicacion
-from apps.mcp import secretos
 from apps.mcp.models import AjustesAsistente
+from apps.mcp.secretos import PREFIJO_CLAVE, PREFIJO_TOKEN
+from hub import secretos
 from tests.autorizacion.factories import emitir_token, nueva_aplicacion
 from tests.factories import UserFactory
 from tests.mcp_cliente import OAUTH_INVALIDO, identificar, rechazo
@@ -35,9 +36,9 @@ def test_access_and_refresh_tokens_have_their_own_prefixes_and_a_checksum():
     assert tokens.bien_formado(acceso) and tokens.bien_formado(refresco, tokens.PREFIJO_REFRESCO)
     assert not tokens.bien_formado(acceso[:-1] + ("0" if acceso[-1] != "0" else "1"))
     # Never taken for a personal token or an API key, and the other way round.
-    assert not secretos.bien_formado(acceso, secretos.PREFIJO_TOKEN)
-    assert not tokens.bien_formado(secretos.generar(secretos.PREFIJO_TOKEN))
-    assert not tokens.bien_formado(secretos.generar(secretos.PREFIJO_CLAVE))
+    assert not secretos.bien_formado(acceso, PREFIJO_TOKEN)
+    assert not tokens.bien_formado(secretos.generar(PREFIJO_TOKEN))
+    assert not tokens.bien_formado(secretos.generar(PREFIJO_CLAVE))
 
 
 def test_tokens_are_stored_only_as_digests(persona):

@@ -13,9 +13,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from apps.mcp import secretos
 from apps.mcp.models import AjustesAsistente, TokenPersonal
+from apps.mcp.secretos import PREFIJO_TOKEN
 from apps.mcp.services import MAX_TOKENS_ACTIVOS
+from hub import secretos
 from tests.factories import UserFactory
 from tests.mcp.factories import nuevo_token
 
@@ -71,7 +72,7 @@ def test_a_new_token_is_shown_exactly_once_and_works(navegante, persona):
     encontrados = set(PATRON_TOKEN.findall(primera))
     assert len(encontrados) == 1
     secreto = encontrados.pop()
-    assert secretos.bien_formado(secreto, secretos.PREFIJO_TOKEN)
+    assert secretos.bien_formado(secreto, PREFIJO_TOKEN)
     token = TokenPersonal.objects.get(usuario=persona)
     assert token.digest == secretos.huella(secreto)
     assert token.nombre == "Portátil"

@@ -30,13 +30,15 @@ from django.db import connection, transaction
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-from apps.mcp import confirmacion, secretos
+from apps.mcp import confirmacion
 from apps.mcp.models import (
     AjustesAsistente,
     ConfirmacionUsada,
     RechazoAsistente,
     RegistroAuditoria,
 )
+from apps.mcp.secretos import PREFIJO_CLAVE, PREFIJO_TOKEN
+from hub import secretos
 from hub.herramientas.registro import registro
 from hub.models import Limites
 from tests.fuzz.mcp_estrategias import (
@@ -436,7 +438,7 @@ def _credenciales(org: Organizacion, caso: str) -> tuple[dict[str, str], tuple[i
     """The headers of one credential case and the envelope it must get (None: accepted)."""
     clave, tokens = org.demo["api_key"], org.demo["tokens"]
     token = tokens["completo"]
-    falso = secretos.generar(secretos.PREFIJO_TOKEN)
+    falso = secretos.generar(PREFIJO_TOKEN)
     casos: dict[str, tuple[dict[str, str], tuple[int, str] | None]] = {
         "clave_y_token": ({"X-MCP-Api-Key": clave, "X-MCP-User-Token": token}, None),
         "solo_clave": ({"Authorization": f"Bearer {clave}"}, None),
@@ -449,7 +451,7 @@ def _credenciales(org: Organizacion, caso: str) -> tuple[dict[str, str], tuple[i
         "token_vencido": ({"X-MCP-User-Token": tokens["vencido"]}, (401, "TOKEN_MCP_INVALIDO")),
         "token_revocado": ({"X-MCP-User-Token": tokens["revocado"]}, (401, "TOKEN_MCP_INVALIDO")),
         "clave_falsa": (
-            {"X-MCP-Api-Key": secretos.generar(secretos.PREFIJO_CLAVE), "X-MCP-User-Token": token},
+            {"X-MCP-Api-Key": secretos.generar(PREFIJO_CLAVE), "X-MCP-User-Token": token},
             (401, "API_KEY_INVALIDA"),
         ),
         "dos_tokens": (

@@ -8,8 +8,10 @@ from datetime import timedelta
 from django.core.cache import cache
 from django.utils import timezone
 
-from apps.mcp import rechazos, secretos, services
+from apps.mcp import rechazos, services
 from apps.mcp.models import ClaveApi, RechazoAsistente, TokenPersonal
+from apps.mcp.secretos import PREFIJO_TOKEN
+from hub import secretos
 
 
 def nueva_clave(
@@ -29,7 +31,7 @@ def nuevo_token(
     usuario, *, dias: int = 30, revocado: bool = False, nombre: str = "Portátil"
 ) -> tuple[TokenPersonal, str]:
     """A personal token and its secret, whatever the user's permissions (negative days: expired)."""
-    secreto = secretos.generar(secretos.PREFIJO_TOKEN)
+    secreto = secretos.generar(PREFIJO_TOKEN)
     ahora = timezone.now()
     token = services.guardar_token(
         usuario=usuario,

@@ -11,8 +11,9 @@ import pytest
 from django.contrib.admin.models import LogEntry
 from django.utils import timezone
 
-from apps.mcp import secretos, services
+from apps.mcp import services
 from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
+from hub import secretos
 from tests.factories import GroupFactory, UserFactory, permiso
 from tests.mcp.factories import nueva_clave, nuevo_token
 from tests.mcp_cliente import rpc

@@ -9,8 +9,10 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from apps.mcp import rechazos, secretos
+from apps.mcp import rechazos
 from apps.mcp.models import ClaveApi, TokenPersonal
+from apps.mcp.secretos import PREFIJO_CLAVE, PREFIJO_TOKEN
+from hub import secretos
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
 from tests.mcp_cliente import URL, ajustar, llamar, rpc
@@ -80,7 +82,7 @@ def test_api_key_alone_gets_only_the_public_tools(client, clave, herramientas_pr
     "valor",
     [
         "sgiapi_noexiste",
-        secretos.generar(secretos.PREFIJO_CLAVE),  # well formed, unknown
+        secretos.generar(PREFIJO_CLAVE),  # well formed, unknown
         "",
         "x" * 5000,
     ],
@@ -96,7 +98,7 @@ def test_a_bad_checksum_is_refused_without_touching_the_database(
 ):
     clave, secreto = nueva_clave()
     alterado = secreto[:-1] + ("A" if secreto[-1] != "A" else "B")
-    assert not secretos.bien_formado(alterado, secretos.PREFIJO_CLAVE)
+    assert not secretos.bien_formado(alterado, PREFIJO_CLAVE)
     ClaveApi.objects.filter(pk=clave.pk).update(digest=secretos.huella(alterado))
     minuto = rechazos.minuto_actual()
     monkeypatch.setattr(rechazos, "minuto_actual", lambda: minuto)
@@ -150,7 +152,7 @@ def test_api_key_and_token_act_as_the_person(client, como_completo, herramientas
 def test_an_invalid_user_token_is_401_and_never_falls_back_to_the_key(client, clave, caso):
     usuario = UserFactory(permisos=["mcp.asistente.usar"])
     valores = {
-        "desconocido": secretos.generar(secretos.PREFIJO_TOKEN),
+        "desconocido": secretos.generar(PREFIJO_TOKEN),
         "mal_formado": "sgimcp_corto",
         "revocado": nuevo_token(usuario, revocado=True)[1],
         "vencido": nuevo_token(usuario, dias=-1)[1],
@@ -284,15 +286,15 @@ def test_only_the_digest_and_a_short_prefix_are_stored(completo):
 
 
 def test_personal_tokens_have_the_documented_format():
-    secreto = secretos.generar(secretos.PREFIJO_TOKEN)
+    secreto = secretos.generar(PREFIJO_TOKEN)
     assert secreto.startswith("sgimcp_") and len(secreto) == 7 + 32 + 6
-    assert secretos.bien_formado(secreto, secretos.PREFIJO_TOKEN)
-    assert not secretos.bien_formado(secreto, secretos.PREFIJO_CLAVE)
+    assert secretos.bien_formado(secreto, PREFIJO_TOKEN)
+    assert not secretos.bien_formado(secreto, PREFIJO_CLAVE)
     cuerpo = secreto[:-6]
     assert secreto[-6:] == secretos.chequeo(cuerpo)
     for i in range(7, len(secreto)):
         cambiado = secreto[:i] + ("a" if secreto[i] != "a" else "b") + secreto[i + 1 :]
-        assert not secretos.bien_formado(cambiado, secretos.PREFIJO_TOKEN)
+        assert not secretos.bien_formado(cambiado, PREFIJO_TOKEN)
 
 
 def test_last_use_of_a_token_records_time_and_ip_at_most_once_a_minute(client, completo, clave):

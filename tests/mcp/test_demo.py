@@ -7,9 +7,11 @@ from oauth2_provider.models import get_access_token_model
 
 from apps.calidad import demo as demo_calidad
 from apps.cuentas import demo as demo_cuentas
-from apps.mcp import demo, secretos
+from apps.mcp import demo
 from apps.mcp.models import AjustesAsistente, ClaveApi, TokenPersonal
+from apps.mcp.secretos import PREFIJO_CLAVE, PREFIJO_TOKEN
 from apps.solicitudes import demo as demo_solicitudes
+from hub import secretos
 from hub.operacion.demo import ContextoDemo
 from tests.mcp_cliente import llamar, rpc
 
@@ -34,7 +36,7 @@ def ctx(_base):
 
 
 def test_the_demo_outputs_the_key_the_tokens_and_a_foreign_request(ctx):
-    assert secretos.bien_formado(ctx.salida["api_key"], secretos.PREFIJO_CLAVE)
+    assert secretos.bien_formado(ctx.salida["api_key"], PREFIJO_CLAVE)
     assert set(ctx.salida["tokens"]) == {
         "completo",
         "limitado",
@@ -44,7 +46,7 @@ def test_the_demo_outputs_the_key_the_tokens_and_a_foreign_request(ctx):
         "revocado",
     }
     for secreto in ctx.salida["tokens"].values():
-        assert secretos.bien_formado(secreto, secretos.PREFIJO_TOKEN)
+        assert secretos.bien_formado(secreto, PREFIJO_TOKEN)
     assert ctx.salida["solicitud_ajena"]
     assert ClaveApi.objects.get().nombre == "Asistente de demostración"
     assert AjustesAsistente.objects.count() == 1

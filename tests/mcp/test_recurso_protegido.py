@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from apps.mcp import secretos, services
+from apps.mcp import services
+from apps.mcp.secretos import PREFIJO_CLAVE, PREFIJO_TOKEN
+from hub import secretos
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
 from tests.mcp_cliente import ajustar, rpc
@@ -33,13 +35,13 @@ def _cabeceras(caso: str) -> dict[str, str]:
     if caso == "esquema que no es Bearer":
         return {"Authorization": "Basic dXN1YXJpbzpjbGF2ZQ=="}
     if caso == "token desconocido":
-        return {"X-MCP-User-Token": secretos.generar(secretos.PREFIJO_TOKEN)}
+        return {"X-MCP-User-Token": secretos.generar(PREFIJO_TOKEN)}
     if caso == "token vencido":
         return {"X-MCP-User-Token": nuevo_token(_persona(), dias=-1)[1]}
     if caso == "token revocado":
         return {"Authorization": f"Bearer {nuevo_token(_persona(), revocado=True)[1]}"}
     if caso == "clave desconocida":
-        return {"X-MCP-Api-Key": secretos.generar(secretos.PREFIJO_CLAVE)}
+        return {"X-MCP-Api-Key": secretos.generar(PREFIJO_CLAVE)}
     if caso == "clave revocada":
         clave, secreto = nueva_clave()
         services.revocar_claves(ids=[clave.pk])

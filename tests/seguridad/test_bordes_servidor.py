@@ -8,7 +8,8 @@ import json
 import httpx
 import pytest
 
-from apps.mcp import secretos
+from apps.mcp.secretos import PREFIJO_CLAVE, PREFIJO_TOKEN
+from hub import secretos
 from tests.procesos import entorno_migrado, manage, servidores
 
 pytestmark = pytest.mark.procesos
@@ -84,7 +85,7 @@ def test_a_credential_header_sent_twice_with_different_values_is_400_credencial_
     servidor, cabecera
 ):
     base, _ = servidor
-    prefijo = secretos.PREFIJO_TOKEN if cabecera == "X-MCP-User-Token" else secretos.PREFIJO_CLAVE
+    prefijo = PREFIJO_TOKEN if cabecera == "X-MCP-User-Token" else PREFIJO_CLAVE
     uno, otro = secretos.generar(prefijo), secretos.generar(prefijo)
     r = httpx.post(
         base + MCP,

@@ -195,7 +195,8 @@ def test_the_admin_page_that_shows_a_new_api_key_logs_nothing_of_it(admin_client
 
 def test_a_credential_pasted_into_an_argument_is_hidden_in_the_audit():
     from apps.mcp.auditoria import limpiar_argumentos
-    from apps.mcp.secretos import PREFIJO_CLAVE, PREFIJO_TOKEN, generar
+    from apps.mcp.secretos import PREFIJO_CLAVE, PREFIJO_TOKEN
+    from hub.secretos import generar
 
     token, clave = generar(PREFIJO_TOKEN), generar(PREFIJO_CLAVE)
     limpio = limpiar_argumentos({"numero_radicado": f"mire {token} y {clave}", "n": [token]})

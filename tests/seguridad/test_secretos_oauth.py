@@ -15,7 +15,7 @@ from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
 from apps.autorizacion.models import Aplicacion, CanjeCodigo
 from apps.mcp.models import RegistroAuditoria
-from apps.mcp.secretos import huella
+from hub.secretos import huella
 from tests.autorizacion.flujo import Pedido, aprobar, canjear, consulta, refrescar, registrar
 from tests.factories import UserFactory
 from tests.mcp_cliente import URL
