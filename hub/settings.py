@@ -203,12 +203,12 @@ MIDDLEWARE = [
     "hub.http.middleware.ErroresApiMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "apps.notificaciones.cors.CorsPreflight204Middleware",
-    # Session, user and messages for pages; API paths skip them, and CSRF (hub.http.middleware).
+    # Session, user and messages for pages; API paths skip them. API views are csrf_exempt, as
+    # DRF's are (tests/hub/test_csrf_api.py): they use no cookie a token could protect.
     "hub.http.middleware.SesionSoloPaginas",
     # Django's CommonMiddleware; under DEBUG a POST without its final slash is redirected as in
     # production instead of raising (hub/http/paginas_error.py, with the branded pages under DEBUG).
     "hub.http.paginas_error.ComunComoEnProduccion",
-    "hub.http.middleware.api_sin_csrf",
     "django.middleware.csrf.CsrfViewMiddleware",
     "hub.http.middleware.AutenticacionSoloPaginas",
     "hub.http.middleware.MensajesSoloPaginas",
@@ -368,7 +368,10 @@ SPECTACULAR_SETTINGS = {
     "SORT_OPERATIONS": True,
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     # Enums stay inline, next to their field: few, short, and clearer to read that way.
-    "POSTPROCESSING_HOOKS": ["hub.openapi.generador.sin_marcas_internas"],
+    "POSTPROCESSING_HOOKS": [
+        "hub.openapi.generador.sin_marcas_internas",
+        "hub.openapi.componentes.notificacion_sin_id",
+    ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

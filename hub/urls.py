@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
 
 from apps.marca.views import favicon
 from apps.mcp.metadatos import MetadatosRecurso
@@ -14,6 +15,7 @@ from hub.observabilidad.ping import SERVICIOS, vista_ping
 from hub.openapi.vistas import EsquemaAPI, documentacion
 
 
+@csrf_exempt
 def no_encontrado(request, resto: str = ""):
     """Any unknown path under an /api/ prefix: 404 envelope, never an HTML page."""
     return respuestas.error(404)

@@ -7,8 +7,12 @@ import os
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hub.settings")
-application = get_wsgi_application()
+django_wsgi = get_wsgi_application()
 
-from hub.operacion import arranque  # noqa: E402 (needs the settings configured above)
+from hub.http.chunked import PorPartes  # noqa: E402 (needs the settings configured above)
+from hub.operacion import arranque  # noqa: E402
+
+# A chunked body is read, within its limits, before Django builds the request (hub/http/chunked.py).
+application = PorPartes(django_wsgi)
 
 arranque.listo()  # the URL maps filled, nothing left open, the start-up objects frozen

@@ -10,9 +10,9 @@ import django_ratelimit.core
 import pytest
 from django.conf import settings
 from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
 
 from apps.mcp.models import AjustesAsistente
+from tests.caches import cliente_redis
 from tests.demo import cargar_demo
 from tests.factories import UserFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
@@ -25,11 +25,10 @@ def limpiar_cache() -> None:
     """Empty this test worker's part of the cache (other workers may share the same Redis)."""
     conf = settings.CACHES["default"]
     cache = caches["default"]  # the backend itself: `django.core.cache.cache` is a proxy
-    # isinstance, not the backend's name: hub.cache.almacenes.CacheRedis is a RedisCache too, and
-    # clear()
-    # there would flush the whole database under the other workers' feet.
-    if isinstance(cache, RedisCache):
-        cliente = cache._cache.get_client(write=True)
+    # Redis by its client, not by clear(): that would flush the whole database under the other
+    # workers' feet.
+    cliente = cliente_redis(cache)
+    if cliente is not None:
         llaves = list(cliente.scan_iter(f"{conf['KEY_PREFIX']}:*"))
         if llaves:
             cliente.delete(*llaves)

@@ -210,8 +210,8 @@ def con_recursos_canonicos(parametros: QueryDict) -> QueryDict:
         return parametros
     copia = parametros.copy()
     copia.setlist("resource", [recurso_canonico(v) for v in parametros.getlist("resource")])
-    copia._mutable = False
-    return copia
+    # Immutable again, as Django hands request.GET and request.POST to the library.
+    return QueryDict(copia.urlencode(), encoding=parametros.encoding)
 
 
 def usa_basic(request) -> bool:

@@ -43,6 +43,7 @@ def _url(nombre: str) -> str:
     return settings.HUB_URL_PUBLICA + reverse(f"oauth2_provider:{nombre}")
 
 
+@csrf_exempt  # served under /mcp/api/mcp too (an /api/ path): GET only, no cookie to protect
 def metadatos_servidor(request: HttpRequest) -> JsonResponse:
     """RFC 8414 authorization server metadata, issuer HUB_URL_PUBLICA."""
     ajustes = AjustesAsistente.cargar()

@@ -113,10 +113,21 @@ def entregar(request: HttpRequest, respuesta: HttpResponse) -> HttpResponse:
     """Attach the request's queued messages to the response: they leave when the server closes
     it (by the mail thread, or right there with HUB_CORREO_EN_SEGUNDO_PLANO off)."""
     pendientes = request.__dict__.pop(_PENDIENTES, [])
-    if pendientes:
-        # HttpResponse.close() calls these after the last byte was written (and swallows their
-        # exceptions silently, hence _enviar's own logging); Django closes FileResponse's files so.
-        respuesta._resource_closers.append(functools.partial(_despachar, pendientes))
+    if not pendientes:
+        return respuesta
+    cerrar = respuesta.close
+
+    def despachar_y_cerrar() -> None:
+        # The WSGI server calls close() once the last byte was written (PEP 3333); Django's own
+        # close() then runs as before, whatever happened to the mail.
+        try:
+            _despachar(pendientes)
+        except Exception:
+            logger.exception("no se pudo entregar el correo a su hilo")
+        finally:
+            cerrar()
+
+    respuesta.close = despachar_y_cerrar
     return respuesta
 
 

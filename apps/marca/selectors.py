@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest
 from django.urls import get_script_prefix, reverse
 
@@ -168,13 +169,26 @@ def url_imagen(request: HttpRequest | None, slot: str, version: str) -> str:
     return request.build_absolute_uri(ruta) if request is not None else ruta
 
 
+def _origen(request: HttpRequest | None) -> str:
+    """The scheme and host once, for every image (build_absolute_uri of "/" without its slash).
+
+    Empty, so the addresses stay relative, without a request or for a Host outside ALLOWED_HOSTS
+    (the branded 400 page of that very error must not name, nor fail on, that host).
+    """
+    if request is None:
+        return ""
+    try:
+        return request.build_absolute_uri("/")[:-1]
+    except DisallowedHost:
+        return ""
+
+
 def datos_marca(request: HttpRequest | None, publica: MarcaPublica | None = None) -> dict:
     """The interface's `data` of GET /marca: the cached fields plus the image addresses."""
     publica = publica or marca_publica()
     datos = dict(publica.datos)
     datos["login_bullets"] = list(datos["login_bullets"])
-    # The scheme and host once, for every image (build_absolute_uri of "/" without its slash).
-    origen = request.build_absolute_uri("/")[:-1] if request is not None else ""
+    origen = _origen(request)
     prefijo = get_script_prefix()
     for slot in publica.imagenes:
         datos[f"{slot}_url"] = f"{origen}{_ruta_imagen(slot, prefijo)}?v={publica.version}"

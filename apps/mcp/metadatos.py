@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.views import OAuthProtectedResourceMetadataView
 
 from apps.mcp import recurso
 
 
+@method_decorator(csrf_exempt, name="dispatch")  # an /api/ path: its other methods get the 405
 class MetadatosRecurso(OAuthProtectedResourceMetadataView):
     """GET: the metadata document (public, any origin may read it)."""
 

@@ -479,9 +479,6 @@ class AuditoriaQuerySet(models.QuerySet):
     def delete(self):
         raise SoloAgregar("El registro de auditoría no se borra.")
 
-    def _raw_delete(self, using):
-        raise SoloAgregar("El registro de auditoría no se borra.")
-
     def anteriores_a(self, fecha: datetime) -> AuditoriaQuerySet:
         return self.filter(creado__lt=fecha)
 

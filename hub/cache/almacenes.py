@@ -3,7 +3,7 @@
 Both hold what every process must agree on: the rate-limit counts, the singletons (limits,
 assistant settings, the write switch) and the published brand.
 
-`CacheRedis` is Django's Redis backend with these changes:
+`CacheRedis` is Django's Redis backend, written on `BaseCache`, with these changes:
 - one `redis.Redis` per connection pool, not a new one per operation (redis-py's constructor
   fills a table of ~170 response callbacks: ~0.1 ms of CPU each time);
 - `incr()` is one atomic step (INCRBY only if the key exists): Django's sends EXISTS, then
@@ -38,6 +38,7 @@ import redis
 from diskcache import DjangoCache
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient, RedisSerializer
 from django.utils.functional import cached_property
 from django.utils.module_loading import import_string
@@ -241,30 +242,72 @@ class ClienteRedis(RedisCacheClient):
         return contadas, valores, [bool(next(respuestas)) for _ in agregados]
 
 
-class CacheRedis(RedisCache):
-    """Django's Redis cache with `ClienteRedis` (see the module's docstring)."""
+class CacheRedis(BaseCache):
+    """Django's Redis cache backend with `ClienteRedis` (see the module's docstring).
+
+    Django's `RedisCache`, method by method, on `BaseCache` (Django's base for a custom backend):
+    `RedisCache` builds its client in a private property, which a subclass would have to replace.
+    Keys are made with `make_key` alone: Memcached's key rules (length, control characters) do
+    not apply to Redis, and checking every character of every key cost more than a tenth of the
+    brand's answer.
+    """
 
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
-        super().__init__(server, params)
+        super().__init__(params)
         self.servidores = re.split("[;,]", server) if isinstance(server, str) else list(server)
         self.opciones = dict(params.get("OPTIONS", {}))
 
     @cached_property
-    def _cache(self) -> ClienteRedis:
-        # Django's RedisCache builds its client in this property, under this name; the client
-        # here is ours, built from the same LOCATION and OPTIONS (the tests and Django's own
-        # methods reach it by that name).
+    def cliente(self) -> ClienteRedis:
+        """This cache's Redis client (its pause, its pools, its batch), built on first use."""
         return ClienteRedis(self.servidores, **self.opciones)
 
-    @property
-    def cliente(self) -> ClienteRedis:
-        """This cache's Redis client (its pause, its pools, its batch)."""
-        return self._cache
+    def get_backend_timeout(self, timeout: Any = DEFAULT_TIMEOUT) -> int | None:
+        if timeout == DEFAULT_TIMEOUT:
+            timeout = self.default_timeout
+        # None keeps the key for ever; zero or less deletes it (Django's rule).
+        return None if timeout is None else max(0, int(timeout))
 
-    def make_and_validate_key(self, key: Any, version: Any = None) -> str:
-        # Memcached's key rules (length, control characters) do not apply to Redis, and checking
-        # every character of every key cost more than a tenth of the brand's answer.
-        return self.make_key(key, version=version)
+    def add(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None):
+        hecha = self.make_key(key, version=version)
+        return self.cliente.add(hecha, value, self.get_backend_timeout(timeout))
+
+    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+        return self.cliente.get(self.make_key(key, version=version), default)
+
+    def set(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None):
+        hecha = self.make_key(key, version=version)
+        self.cliente.set(hecha, value, self.get_backend_timeout(timeout))
+
+    def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> bool:
+        hecha = self.make_key(key, version=version)
+        return self.cliente.touch(hecha, self.get_backend_timeout(timeout))
+
+    def delete(self, key: Any, version: Any = None) -> bool:
+        return self.cliente.delete(self.make_key(key, version=version))
+
+    def get_many(self, keys: Any, version: Any = None) -> dict[Any, Any]:
+        hechas = {self.make_key(key, version=version): key for key in keys}
+        return {hechas[k]: v for k, v in self.cliente.get_many(list(hechas)).items()}
+
+    def has_key(self, key: Any, version: Any = None) -> bool:
+        return self.cliente.has_key(self.make_key(key, version=version))
+
+    def incr(self, key: Any, delta: int = 1, version: Any = None) -> int:
+        return self.cliente.incr(self.make_key(key, version=version), delta)
+
+    def set_many(self, data: dict, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> list:
+        if data:
+            hechos = {self.make_key(k, version=version): v for k, v in data.items()}
+            self.cliente.set_many(hechos, self.get_backend_timeout(timeout))
+        return []
+
+    def delete_many(self, keys: Any, version: Any = None) -> None:
+        if keys:
+            self.cliente.delete_many([self.make_key(k, version=version) for k in keys])
+
+    def clear(self) -> bool:
+        return self.cliente.clear()
 
     def en_un_viaje(
         self,

@@ -282,7 +282,7 @@ def herramienta(**declaracion: Any) -> Callable[[FuncionHerramienta], FuncionHer
 
 def con_confirmacion(argumentos: type[serializers.Serializer]) -> type[serializers.Serializer]:
     """The tool's serializer plus `confirmar` and `token_confirmacion`."""
-    if "token_confirmacion" in argumentos._declared_fields:  # type: ignore[attr-defined]
+    if "token_confirmacion" in argumentos().fields:
         return argumentos
     return type(
         f"{argumentos.__name__}ConConfirmacion",

@@ -18,9 +18,10 @@ import io
 import logging
 import socket
 import threading
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
-from django.core.handlers.wsgi import LimitedStream
 from django.http import HttpRequest, HttpResponse
 from gunicorn.http.errors import ParseException
 
@@ -28,15 +29,17 @@ from hub.http import respuestas
 
 logger = logging.getLogger(__name__)
 
+# The WSGI environ's key of a refused chunked body: (status, detalle), answered by the middleware.
+RECHAZO = "hub.rechazo_por_partes"
 MAL_FORMADO = (
     "El cuerpo enviado por partes (Transfer-Encoding: chunked) está mal formado o llegó incompleto."
 )
 
 
-def _es_chunked(request: HttpRequest) -> bool:
-    codificacion = request.META.get("HTTP_TRANSFER_ENCODING", "")
+def _es_chunked(environ: dict) -> bool:
+    codificacion = environ.get("HTTP_TRANSFER_ENCODING", "")
     # Content-Length and chunked together are refused by the server (request smuggling).
-    return codificacion.rsplit(",", 1)[-1].strip().lower() == "chunked" and not request.META.get(
+    return codificacion.rsplit(",", 1)[-1].strip().lower() == "chunked" and not environ.get(
         "CONTENT_LENGTH"
     )
 
@@ -77,21 +80,41 @@ def _respuesta(request: HttpRequest, status: int, detalle: str) -> HttpResponse:
     return HttpResponse(detalle, status=status, content_type="text/plain; charset=utf-8")
 
 
-def leer(request: HttpRequest) -> HttpResponse | None:
-    """Make a chunked body readable like any other; a 413 answer when it is too large, a 400
-    one when its framing is broken or it stops arriving."""
-    if not _es_chunked(request):
-        return None
+def leer(environ: dict) -> None:
+    """Make a chunked body readable like any other: the body, read within the limit and the wait,
+    becomes `wsgi.input` with its real CONTENT_LENGTH. One too large or broken is left unread,
+    with (status, detalle) under `RECHAZO` for `rechazo()` to answer."""
+    if not _es_chunked(environ):
+        return
     maximo = settings.HUB_MAX_CUERPO
     try:
-        cuerpo = _leer(request.environ, maximo + 1)
+        cuerpo = _leer(environ, maximo + 1)
     except (ParseException, OSError) as exc:
         # gunicorn's framing errors, NoMoreData (the client closed), a timeout or a reset. The
         # class only: the exception's text may quote bytes of the body.
         logger.info("cuerpo por partes ilegible: %s", type(exc).__name__)
-        return _respuesta(request, 400, MAL_FORMADO)
+        environ[RECHAZO] = (400, MAL_FORMADO)
+        return
     if len(cuerpo) > maximo:
-        return _respuesta(request, 413, f"El cuerpo supera el máximo de {maximo} bytes.")
-    request.META["CONTENT_LENGTH"] = str(len(cuerpo))
-    request._stream = LimitedStream(io.BytesIO(cuerpo), len(cuerpo))
-    return None
+        environ[RECHAZO] = (413, f"El cuerpo supera el máximo de {maximo} bytes.")
+        return
+    environ["wsgi.input"] = io.BytesIO(cuerpo)
+    environ["CONTENT_LENGTH"] = str(len(cuerpo))
+
+
+def rechazo(request: HttpRequest) -> HttpResponse | None:
+    """The answer to a chunked body `leer` refused (None when there was none)."""
+    motivo = request.environ.get(RECHAZO)
+    return None if motivo is None else _respuesta(request, *motivo)
+
+
+class PorPartes:
+    """WSGI middleware around Django's handler (hub.wsgi): the body is de-chunked before Django
+    builds its request, which reads CONTENT_LENGTH bytes of `wsgi.input` and no more."""
+
+    def __init__(self, aplicacion: Callable) -> None:
+        self.aplicacion = aplicacion
+
+    def __call__(self, environ: dict, start_response: Callable) -> Any:
+        leer(environ)
+        return self.aplicacion(environ, start_response)

@@ -81,14 +81,14 @@ def largo_declarado(request: HttpRequest) -> int:
 
 class TamanoCuerpoMiddleware:
     """A body larger than HUB_MAX_CUERPO is refused (413) before anyone reads it: under /api/ by
-    its Content-Length, anywhere when it comes chunked (read here, within the limit)."""
+    its Content-Length, anywhere when it came chunked (read by hub.http.chunked.PorPartes)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if (demasiado := chunked.leer(request)) is not None:
-            return demasiado
+        if (rechazado := chunked.rechazo(request)) is not None:
+            return rechazado
         if respuestas.es_ruta_api(request.path):
             largo = largo_declarado(request)
             if largo < 0:
@@ -214,23 +214,6 @@ class _SoloPaginas:
 
 class SesionSoloPaginas(_SoloPaginas, SessionMiddleware):
     """Django's session middleware, for pages only."""
-
-
-def api_sin_csrf(get_response):
-    """Mark /api/ requests exempt from CSRF before Django's CsrfViewMiddleware sees them.
-
-    API paths use no cookies, so a CSRF token cannot protect them; without this a real client
-    POSTing to one would get Django's HTML 403 page instead of the envelope (the test client
-    skips CSRF and would hide it). Pages with a session keep the full protection. (Django's own
-    middleware stays in MIDDLEWARE: `check --deploy` looks for it by name.)
-    """
-
-    def middleware(request: HttpRequest) -> HttpResponse:
-        if respuestas.es_ruta_api(request.path):
-            request._dont_enforce_csrf_checks = True
-        return get_response(request)
-
-    return middleware
 
 
 class AutenticacionSoloPaginas(_SoloPaginas, AuthenticationMiddleware):

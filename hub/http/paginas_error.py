@@ -20,7 +20,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.staticfiles import handlers as archivos_estaticos
-from django.core.exceptions import DisallowedHost
 from django.core.handlers import exception as manejo_de_excepciones
 from django.http import HttpRequest, HttpResponse
 from django.middleware.common import CommonMiddleware
@@ -59,16 +58,6 @@ def _respaldo(request: HttpRequest, titulo: str, status: int) -> str:
     )
 
 
-def _sin_host_ajeno(request: HttpRequest) -> None:
-    """A Host outside ALLOWED_HOSTS (the 400 of DisallowedHost) must not break the page: its
-    absolute addresses (the brand's images) become relative instead of naming that host."""
-    try:
-        request.get_host()
-    except DisallowedHost:
-        # build_absolute_uri prefixes this cached property; empty, an address stays relative.
-        request._current_scheme_host = ""
-
-
 def pagina(
     request: HttpRequest,
     status: int,
@@ -79,7 +68,6 @@ def pagina(
 ) -> HttpResponse:
     """The branded page of an error status, with `headers` (e.g. Retry-After)."""
     nombre, titulo = plantilla or PLANTILLAS.get(status, PLANTILLAS[500])
-    _sin_host_ajeno(request)
     datos = {"status": status, "request_id": getattr(request, "request_id", ""), **(contexto or {})}
     try:
         html = render_to_string(nombre, datos, request=request)
@@ -151,9 +139,13 @@ def respuesta_de_excepcion(request: HttpRequest, exc: Exception) -> HttpResponse
     if not activo() or getattr(respuesta, "pagina_de_marca", False):
         return respuesta  # outside DEBUG Django already called the handler (so 403 and 400 too)
     de_marca = _manejador(request, respuesta.status_code, exc)
-    # Django logged the error once (log_response marks the answer); not a second time at the end.
-    de_marca._has_been_logged = getattr(respuesta, "_has_been_logged", False)
-    return de_marca
+    # Into Django's own answer, which log_response has marked as logged: the handler does not log
+    # the error a second time at the end.
+    respuesta.status_code = de_marca.status_code
+    respuesta.headers = de_marca.headers
+    respuesta.content = de_marca.content
+    respuesta.pagina_de_marca = True
+    return respuesta
 
 
 def instalar() -> None:

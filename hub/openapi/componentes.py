@@ -169,15 +169,10 @@ class NotificacionJsonRpc(serializers.Serializer):
     params = CualquierValor(required=False, help_text="No se lee.")
 
 
-class ExtensionNotificacion(OpenApiSerializerExtension):
-    """What makes a message a notification is the absence of `id`."""
-
-    target_class = NotificacionJsonRpc
-
-    def map_serializer(self, auto_schema, direction):
-        esquema = auto_schema._map_basic_serializer(self.target, direction)
-        esquema["not"] = {"required": ["id"]}
-        return esquema
+def notificacion_sin_id(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Postprocessing hook: what makes a message a notification is the absence of `id`."""
+    result["components"]["schemas"][NotificacionJsonRpc.__name__]["not"] = {"required": ["id"]}
+    return result
 
 
 class ErrorJsonRpcDetalle(serializers.Serializer):

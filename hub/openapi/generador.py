@@ -6,7 +6,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from django.urls import URLPattern, URLResolver
 from drf_spectacular.drainage import warn
 from drf_spectacular.generators import EndpointEnumerator, SchemaGenerator
 from rest_framework.schemas.generators import is_api_view
@@ -39,34 +38,39 @@ def en_el_contrato(ruta: str) -> bool:
 
 
 class Enumerador(EndpointEnumerator):
-    """The interface's routes: DRF views as they are, the assistant's plain view as McpDoc."""
+    """The interface's routes: DRF views as they are, the assistant's plain view as McpDoc.
 
-    def _get_api_endpoints(self, patterns, prefix):
-        if patterns is None:
-            patterns = self.patterns
-        endpoints = []
-        for pattern in patterns:
-            path_regex = prefix + str(pattern.pattern)
-            if isinstance(pattern, URLResolver):
-                endpoints.extend(self._get_api_endpoints(pattern.url_patterns, path_regex))
-                continue
-            if not isinstance(pattern, URLPattern):
-                continue
-            path = self.get_path_from_regex(path_regex)
-            if not en_el_contrato(path):
-                continue
-            callback = pattern.callback
-            plana = VISTAS_PLANAS.get(nombre_de(callback))
-            if plana is not None:
-                vista, metodos = plana
-                callback = vista.as_view()
-            elif is_api_view(callback):
-                metodos = self.get_allowed_methods(callback)
-            else:
-                warn(f"ruta de API que no es una vista DRF: {path}")
-                continue
-            endpoints.extend((path, path_regex, metodo, callback) for metodo in metodos)
-        return endpoints
+    Only the enumerator's public methods are overridden: which routes count, their methods, and
+    the plain view's stand-in on the endpoints the library has listed, deduplicated and sorted.
+    """
+
+    def should_include_endpoint(self, path: str, callback: Callable) -> bool:
+        if not en_el_contrato(path):
+            return False
+        if nombre_de(callback) in VISTAS_PLANAS or is_api_view(callback):
+            return True
+        warn(f"ruta de API que no es una vista DRF: {path}")
+        return False
+
+    def get_allowed_methods(self, callback: Callable) -> list[str]:
+        plana = VISTAS_PLANAS.get(nombre_de(callback))
+        return list(plana[1]) if plana is not None else super().get_allowed_methods(callback)
+
+    def get_api_endpoints(self, patterns=None, prefix: str = "") -> list[tuple]:
+        documentadas: dict[str, Callable] = {}  # one McpDoc view per plain view, all its methods
+
+        def documentada(callback: Callable) -> Callable:
+            nombre = nombre_de(callback)
+            if nombre not in VISTAS_PLANAS:
+                return callback
+            if nombre not in documentadas:
+                documentadas[nombre] = VISTAS_PLANAS[nombre][0].as_view()
+            return documentadas[nombre]
+
+        return [
+            (path, path_regex, metodo, documentada(callback))
+            for path, path_regex, metodo, callback in super().get_api_endpoints(patterns, prefix)
+        ]
 
 
 class Generador(SchemaGenerator):

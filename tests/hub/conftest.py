@@ -10,6 +10,7 @@ import redis.connection
 from django.core.cache import caches
 from django.test import override_settings
 
+from tests.caches import cliente_redis
 from tests.procesos import REDIS_POR_DEFECTO
 
 
@@ -41,7 +42,7 @@ def redis_real():
         }
     }
     with override_settings(CACHES=conf):
-        cliente = caches["default"]._cache.get_client(write=True)
+        cliente = cliente_redis(caches["default"])
         try:
             yield cliente
         finally:

@@ -5,7 +5,8 @@ defines (a function, class or module-level name; an attribute our code sets, on 
 its own mark on another object; a keyword that names an annotation, `annotate(_total=...)`; a
 `setattr` by name), or one of the documented private names below.
 tests/hub/test_nombres_privados.py checks imports; this checks attribute access, which an import
-test cannot see (`cache._cache._pools`).
+test cannot see (`cache._cache._pools`), and a class of ours replacing a private member of a
+Django or library base class (`RedisCache._cache`), which depends on it just the same.
 """
 
 from __future__ import annotations
@@ -34,19 +35,8 @@ DOCUMENTADOS = {
     "_fields": "Python: namedtuple._fields",
 }
 
-# Undocumented private names still reached outside the cache subsystem: listed so that no new one
-# comes in, each to go (this list only shrinks; a name no longer used fails too).
-PENDIENTES = {
-    "_declared_fields": "hub/herramientas/registro.py: DRF's serializer metaclass attribute",
-    "_get_filename": "hub/openapi/vistas.py: drf-spectacular's view method",
-    "_map_basic_serializer": "hub/openapi/componentes.py: drf-spectacular's AutoSchema method",
-    "_resource_closers": "apps/cuentas/correo.py: Django HttpResponse's close callbacks",
-    "_dont_enforce_csrf_checks": "hub/http/middleware.py: the flag Django's CSRF check reads",
-    "_current_scheme_host": "hub/http/paginas_error.py: HttpRequest's cached scheme and host",
-    "_has_been_logged": "hub/http/paginas_error.py: the mark django.utils.log.log_response reads",
-    "_stream": "hub/http/chunked.py: HttpRequest's body stream",
-    "_mutable": "apps/autorizacion/servidor.py: QueryDict's mutability flag",
-}
+# Undocumented private names still reached: none (issue 37 emptied the list; it only shrinks).
+PENDIENTES: dict[str, str] = {}
 
 
 # Names Django's own objects carry that our code writes: a write is no definition of ours.
@@ -140,3 +130,63 @@ def test_the_check_sees_an_access_to_a_name_no_module_of_ours_defines():
     arbol = ast.parse("def f(cache):\n    return cache._cache._pools\n")
     vistos = {n.attr for n in ast.walk(arbol) if isinstance(n, ast.Attribute)}
     assert vistos - _definidos(arbol) == {"_cache", "_pools"}
+
+
+def _privados_en_el_cuerpo(clase: ast.ClassDef) -> set[str]:
+    """Private names a class statement itself defines (methods and assignments in its body)."""
+    nombres = set()
+    for nodo in clase.body:
+        if isinstance(nodo, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            nombres.add(nodo.name)
+        elif isinstance(nodo, ast.Assign | ast.AnnAssign):
+            objetivos = nodo.targets if isinstance(nodo, ast.Assign) else [nodo.target]
+            nombres |= {t.id for t in objetivos if isinstance(t, ast.Name)}
+    return {n for n in nombres if _privado(n) and not n.endswith("_")}  # _x_: enum's own API
+
+
+def _clases_nuestras() -> list[tuple[type, set[str]]]:
+    """Every top-level class of our modules, imported, with the private names its body defines."""
+    import importlib
+
+    clases = []
+    for archivo in _archivos():
+        if archivo.name == "gunicorn.conf.py":
+            continue
+        arbol = ast.parse(archivo.read_text())
+        propias = {
+            c.name: _privados_en_el_cuerpo(c) for c in arbol.body if isinstance(c, ast.ClassDef)
+        }
+        if not any(propias.values()):
+            continue
+        modulo = ".".join(archivo.relative_to(RAIZ).with_suffix("").parts).removesuffix(".__init__")
+        cargado = importlib.import_module(modulo)
+        clases += [(getattr(cargado, n), nombres) for n, nombres in propias.items() if nombres]
+    return clases
+
+
+def _ajena(clase: type) -> bool:
+    return not clase.__module__.startswith(("apps.", "hub.", "bench.", "tests."))
+
+
+def test_no_class_of_ours_overrides_a_private_member_of_a_django_or_library_class():
+    """Replacing a library's private method (RedisCache._cache, QuerySet._raw_delete) depends on
+    it as much as reading it does."""
+    reemplazos = sorted(
+        f"{clase.__module__}.{clase.__qualname__}.{nombre} (de {base.__module__}.{base.__name__})"
+        for clase, nombres in _clases_nuestras()
+        for nombre in nombres
+        if nombre not in DOCUMENTADOS
+        for base in clase.__mro__[1:]
+        if _ajena(base) and nombre in vars(base)
+    )
+    assert reemplazos == []
+
+
+def test_the_override_check_sees_a_replaced_private_method():
+    from django.core.cache.backends.redis import RedisCache
+
+    class Planta(RedisCache):
+        def _cache(self):
+            return None
+
+    assert [b for b in Planta.__mro__[1:] if _ajena(b) and "_cache" in vars(b)] == [RedisCache]

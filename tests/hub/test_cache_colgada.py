@@ -78,7 +78,7 @@ def test_the_pause_ends_and_the_cache_is_tried_again(redis_colgado, idas, monkey
     with pytest.raises(CachePausada):
         redis_colgado.get("x")
     assert idas[0] == 1
-    pausa = redis_colgado._cache.pausa
+    pausa = redis_colgado.cliente.pausa
     monkeypatch.setattr(pausa, "hasta", 0.0)  # the pause's seconds have passed
     with pytest.raises(redis.exceptions.TimeoutError):
         redis_colgado.get("x")

@@ -19,7 +19,7 @@ CLAVE = "rl:prueba"
 
 def _redis(cache, clave: str) -> tuple[bytes | None, int]:
     """(raw value, seconds to live) of a key as Redis holds it."""
-    cliente = cache._cache.get_client(write=True)
+    cliente = cache.cliente.get_client(write=True)
     hecha = cache.make_key(clave)
     return cliente.get(hecha), cliente.ttl(hecha)
 
@@ -62,7 +62,7 @@ def _contar(incrementar: bool = True) -> int:
 
 def _clave_de_la_ventana(cache) -> str:
     """The key django-ratelimit counts "g"/"k" under (the only one in this private prefix)."""
-    cliente = cache._cache.get_client(write=True)
+    cliente = cache.cliente.get_client(write=True)
     (clave,) = cliente.scan_iter(cache.make_key("rl:*"))
     return clave
 
@@ -78,7 +78,7 @@ def _en_un_lote() -> int:
 def test_counts_in_the_round_trip_match_those_made_call_by_call(redis_real):
     cache = caches["default"]
     assert [_en_un_lote(), _contar(), _en_un_lote(), _contar()] == [1, 2, 3, 4]
-    cliente = cache._cache.get_client(write=True)
+    cliente = cache.cliente.get_client(write=True)
     clave = _clave_de_la_ventana(cache)
     expira = cliente.ttl(clave)
     assert cliente.get(clave) == b"4"

@@ -80,6 +80,7 @@ def test_served_schema_in_json_is_the_committed_one(api, esquema):
     assert r.status_code == 200
     assert r["Content-Type"] == "application/vnd.oai.openapi+json"
     assert json.loads(r.content) == esquema
+    assert r["Content-Disposition"] == 'inline; filename="Hub institucional: API v1.json"'
 
 
 @pytest.mark.django_db
@@ -88,6 +89,7 @@ def test_served_schema_is_yaml_by_default_and_needs_no_credentials(api, esquema)
     assert r.status_code == 200
     assert r["Content-Type"].startswith("application/vnd.oai.openapi")
     assert yaml.safe_load(r.content) == esquema
+    assert r["Content-Disposition"] == 'inline; filename="Hub institucional: API v1.yaml"'
 
 
 @pytest.mark.django_db

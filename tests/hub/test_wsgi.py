@@ -48,6 +48,17 @@ def _palabras(sonda: str, *, xdist: bool = True) -> list[str]:
     return resultado.stdout.split()
 
 
+def test_the_wsgi_application_reads_a_chunked_body_before_django_builds_the_request():
+    salida = _palabras(
+        "import hub.wsgi\n"
+        "from django.core.handlers.wsgi import WSGIHandler\n"
+        "from hub.http.chunked import PorPartes\n"
+        "a = hub.wsgi.application\n"
+        "print(isinstance(a, PorPartes), isinstance(a.aplicacion, WSGIHandler))\n"
+    )
+    assert salida == ["True", "True"]
+
+
 def test_loading_the_wsgi_application_freezes_the_start_up_objects_urlconf_included():
     salida = _palabras(_SONDA)
     congelados, cargada = int(salida[0]), salida[1]

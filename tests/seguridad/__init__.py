@@ -11,12 +11,12 @@ from typing import Any
 
 from django.contrib.sessions.models import Session
 from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
 from django.db import models
 
 from apps.presupuesto import services as presupuesto
 from apps.solicitudes import services as solicitudes
 from hub.observabilidad.logs import FormatoJSON
+from tests.caches import cliente_redis
 from tests.factories import AreaFactory, GroupFactory
 from tests.mcp.factories import nueva_clave, nuevo_token
 from tests.mcp_cliente import URL
@@ -107,8 +107,8 @@ def resultado(http) -> dict:
 def volcado_cache() -> list[bytes]:
     """Every key and value of this test's cache, as bytes (pickled values keep strings raw)."""
     cache = caches["default"]
-    if isinstance(cache, RedisCache):
-        cliente = cache._cache.get_client(write=True)
+    cliente = cliente_redis(cache)
+    if cliente is not None:
         return [
             llave + b" " + (cliente.dump(llave) or b"")
             for llave in cliente.scan_iter(f"{cache.key_prefix}:*".encode())

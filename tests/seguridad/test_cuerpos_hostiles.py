@@ -13,6 +13,7 @@ import pytest
 from apps.mcp.models import RegistroAuditoria
 from apps.notificaciones.models import MensajeContacto
 from apps.solicitudes.models import Comentario, Solicitud
+from hub.http import chunked
 from hub.models import Limites
 from tests.mcp_cliente import URL
 from tests.notificaciones.factories import SitioContactoFactory
@@ -117,11 +118,23 @@ def test_a_two_megabyte_body_is_413_on_the_contact_form(client, portal):
 # --- Transfer-Encoding: chunked ---------------------------------------------------------------
 # The WSGI server (gunicorn) hands over a de-chunked wsgi.input with no CONTENT_LENGTH; the test
 # client cannot chunk, so these build that request by hand (tests/seguridad/test_bordes_servidor.py
-# sends real chunked requests to a real gunicorn).
+# sends real chunked requests to a real gunicorn). The client's handler is put behind the same
+# reading of the body hub.wsgi puts in front of Django's (hub.http.chunked.PorPartes).
+
+
+def _por_partes(client):
+    atender = client.handler
+
+    def leer_y_atender(environ):
+        chunked.leer(environ)
+        return atender(environ)
+
+    client.handler = leer_y_atender
+    return client
 
 
 def _chunked(client, ruta: str, cuerpo: bytes, **extra):
-    r = client.generic(
+    r = _por_partes(client).generic(
         "POST",
         ruta,
         b"",
@@ -162,7 +175,7 @@ def test_a_chunked_body_past_the_limit_is_413_and_nothing_is_written(client, m, 
 
 def test_a_chunked_body_past_the_limit_outside_the_api_is_413_too(client, settings):
     settings.HUB_MAX_CUERPO = 4096
-    r = client.generic(
+    r = _por_partes(client).generic(
         "POST",
         "/cuentas/login/",
         b"",
