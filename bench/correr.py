@@ -228,7 +228,7 @@ def reportes_al_tope(env: dict[str, str]) -> dict[str, Any]:
 # --- requests --------------------------------------------------------------------------------
 
 
-def _http(url: str, peticion: p.Peticion | None = None) -> tuple[int, dict[str, str], str]:
+def pedir(url: str, peticion: p.Peticion | None = None) -> tuple[int, dict[str, str], str]:
     datos = peticion.cuerpo.encode("utf-8") if peticion and peticion.cuerpo else None
     req = urllib.request.Request(  # noqa: S310 - http://127.0.0.1 only
         url,
@@ -246,7 +246,7 @@ def _http(url: str, peticion: p.Peticion | None = None) -> tuple[int, dict[str, 
 def comprobar(servidores: dict[str, Servidor], lista: list[p.Peticion]) -> None:
     """Every request once, before any load: the right status and body, or stop here."""
     for peticion in lista:
-        status, _, cuerpo = _http(servidores[peticion.servidor].url + peticion.ruta, peticion)
+        status, _, cuerpo = pedir(servidores[peticion.servidor].url + peticion.ruta, peticion)
         if status != peticion.esperado or (peticion.contiene and peticion.contiene not in cuerpo):
             raise SystemExit(
                 f"{peticion.nombre}: status {status} (se esperaba {peticion.esperado}) "
@@ -430,8 +430,8 @@ def main() -> None:
         por_nombre = {s.nombre: s for s in servidores}
         hub = por_nombre[p.HUB]
         rss_arranque = {pid: rss_kib(pid) for pid in hub.workers()}
-        _, cab_marca, _ = _http(hub.url + p.RUTA_MARCA)
-        _, cab_logo, _ = _http(hub.url + p.RUTA_LOGO)
+        _, cab_marca, _ = pedir(hub.url + p.RUTA_MARCA)
+        _, cab_logo, _ = pedir(hub.url + p.RUTA_LOGO)
         lista = p.todas(demo, cab_marca["ETag"], cab_logo["ETag"])
         comprobar(por_nombre, lista)
         corridas: dict[str, Any] = {}
