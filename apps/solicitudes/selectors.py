@@ -253,7 +253,11 @@ def contar_bandeja(
     if not partes:
         return dict.fromkeys(claves, 0)
     filas = partes[0].union(*partes[1:], all=True) if len(partes) > 1 else partes[0]
-    return dict(zip(claves, (sum(columna) for columna in zip(*filas)), strict=True))
+    cuentas = dict.fromkeys(claves, 0)
+    for fila in filas:
+        for clave, n in zip(claves, fila, strict=True):
+            cuentas[clave] += n
+    return cuentas
 
 
 def total_bandeja(usuario) -> int:
