@@ -83,10 +83,14 @@ class TareaQuerySet(models.QuerySet):
             raise ValueError(f"alcance desconocido: {alcance!r}")
         partes = [self.filter(asignada_a=usuario)]
         roles = ids_roles(usuario) if alcance == "rol" else []
-        if roles and por_rol:
-            partes += [self.filter(asignada_a__isnull=True, rol_id=rol) for rol in roles]
-        elif roles:
-            partes.append(self.filter(asignada_a__isnull=True, rol_id__in=roles))
+        if not roles:
+            return partes
+        # The common inbox's condition built once: a part per role adds only its role.
+        comun = self.filter(asignada_a__isnull=True)
+        if por_rol:
+            partes += [comun.filter(rol_id=rol) for rol in roles]
+        else:
+            partes.append(comun.filter(rol_id__in=roles))
         return partes
 
     def vencidas(self, ahora: datetime | None = None) -> TareaQuerySet:
