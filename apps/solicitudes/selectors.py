@@ -136,11 +136,12 @@ def historial(solicitud: Solicitud, limite: int = 10) -> list[Evento]:
 
 
 def historial_y_total(solicitud: Solicitud, limite: int = 10) -> tuple[list[Evento], int]:
-    """`historial` and how many events the request has in all, in one query: the count is a
-    window over the request's events (read anyway from its index), computed before the limit."""
+    """`historial` with its actors (not its stages: resumen_solicitud shows none) and how many
+    events the request has in all, in one query: the count is a window over the request's
+    events (read anyway from its index), computed before the limit."""
     ultimos = list(
         Evento.objects.filter(solicitud_id=solicitud.pk)
-        .select_related("actor", "etapa_origen", "etapa_destino")
+        .select_related("actor")
         .annotate(total_eventos=Window(Count("pk")))
         .order_by("-creado_en", "-pk")[:limite]
     )
