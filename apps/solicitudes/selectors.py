@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connections
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Value, Window
 from django.utils import timezone
 
 from apps.solicitudes.models import (
@@ -30,7 +30,8 @@ def puede_ver(usuario, solicitud: Solicitud) -> bool:
 # What estado_solicitud shows. Every joined table costs planning time even when unused: with the
 # filer and the area as well (seven tables), PostgreSQL spent ~3 ms planning a 0.1 ms lookup.
 RELACIONES_ESTADO = ("tipo", "etapa_actual", "rol_responsable", "padre")
-RELACIONES_RESUMEN = (*RELACIONES_ESTADO, "solicitante", "area")
+# resumen_solicitud (and comentar_solicitud) never read the responsible role's row.
+RELACIONES_RESUMEN = ("tipo", "etapa_actual", "padre", "solicitante", "area")
 
 
 def solicitud_visible(
@@ -134,6 +135,19 @@ def historial(solicitud: Solicitud, limite: int = 10) -> list[Evento]:
     return ultimos[::-1]
 
 
+def historial_y_total(solicitud: Solicitud, limite: int = 10) -> tuple[list[Evento], int]:
+    """`historial` with its actors (not its stages: resumen_solicitud shows none) and how many
+    events the request has in all, in one query: the count is a window over the request's
+    events (read anyway from its index), computed before the limit."""
+    ultimos = list(
+        Evento.objects.filter(solicitud_id=solicitud.pk)
+        .select_related("actor")
+        .annotate(total_eventos=Window(Count("pk")))
+        .order_by("-creado_en", "-pk")[:limite]
+    )
+    return ultimos[::-1], (ultimos[0].total_eventos if ultimos else 0)
+
+
 def ultimos_comentarios(solicitud: Solicitud, limite: int = 5) -> list[Comentario]:
     """The latest `limite` chat messages, oldest first."""
     ultimos = list(
@@ -152,9 +166,10 @@ def bandeja(
     ahora: datetime | None = None,
     limite: int = 20,
     desde: int = 0,
+    completa: bool = True,
 ) -> list[Tarea]:
     """The `limite` most urgent pending tasks of the inbox after the first `desde` (a page),
-    with what a line shows.
+    with what a line shows (`completa=False`: only what mis_tareas' line shows, `para_linea`).
 
     Two steps on purpose: first the ids from the task table alone (partial indexes, top-N),
     then those rows with their request, type, stage and role; joining before limiting would
@@ -163,21 +178,30 @@ def bandeja(
     Where the database allows a limit inside a union (PostgreSQL; not SQLite), each part (the
     assigned tasks, then each role's common inbox) gives only its own first `limite` rows,
     read in order from its index: the union then sorts a few rows, not the whole common inbox.
+    The columns and the order are set once, before the parts are split: a part per role then
+    costs one filter and one slice to build, not five copies of the query.
     """
+    orden = ("vence_en", "id")
     por_partes = connections[Tarea.objects.db].features.supports_slicing_ordering_in_compound
-    partes = Tarea.objects.pendientes().partes_de_bandeja(usuario, alcance, por_rol=por_partes)
+    base = Tarea.objects.pendientes()
     if solo_vencidas:
-        partes = [p.vencidas(ahora) for p in partes]
+        base = base.vencidas(ahora)
+    # SQLite takes no ORDER BY inside a union's parts: there only the union is ordered.
+    base = base.values_list("id", "vence_en").order_by(*(orden if por_partes else ()))
+    partes = base.partes_de_bandeja(usuario, alcance, por_rol=por_partes)
     if not partes:
         return []
-    columnas = [p.values_list("id", "vence_en").order_by() for p in partes]
-    if por_partes and len(columnas) > 1:
-        columnas = [c.order_by("vence_en", "id")[: desde + limite] for c in columnas]
-    union = columnas[0].union(*columnas[1:], all=True) if len(columnas) > 1 else columnas[0]
-    ids = [pk for pk, _ in union.order_by("vence_en", "id")[desde : desde + limite]]
+    if len(partes) == 1:
+        consulta = partes[0].order_by(*orden)
+    else:
+        if por_partes:
+            partes = [p[: desde + limite] for p in partes]
+        consulta = partes[0].union(*partes[1:], all=True).order_by(*orden)
+    ids = [pk for pk, _ in consulta[desde : desde + limite]]
     if not ids:
         return []
-    return list(Tarea.objects.filter(pk__in=ids).para_bandeja())
+    tareas = Tarea.objects.filter(pk__in=ids)
+    return list(tareas.para_bandeja() if completa else tareas.para_linea())
 
 
 class BandejaPaginable:
@@ -207,18 +231,33 @@ class BandejaPaginable:
 def contar_bandeja(
     usuario, alcance: str = "rol", *, ahora: datetime | None = None
 ) -> dict[str, int]:
-    """Totals of the inbox, one query per half: total, overdue, due within 48 hours."""
+    """Totals of the inbox (total, overdue, due within 48 hours) in one statement: each half
+    counted from its own partial index, the halves' rows joined by UNION ALL and added here."""
     ahora = ahora or timezone.now()
     limite = ahora + timedelta(hours=HORAS_POR_VENCER)
-    cuentas = {"total": 0, "vencidas": 0, "por_vencer": 0}
-    for parte in Tarea.objects.pendientes().partes_de_bandeja(usuario, alcance):
-        fila = parte.aggregate(
+    claves = ("total", "vencidas", "por_vencer")
+    # Grouped by a constant, which Django leaves out of GROUP BY: one aggregate row per half,
+    # as aggregate() gives, but still a queryset that a union can take.
+    base = (
+        Tarea.objects.pendientes()
+        .order_by()
+        .annotate(fila=Value(1))
+        .values("fila")
+        .annotate(
             total=Count("vence_en"),
             vencidas=Count("vence_en", filter=Q(vence_en__lt=ahora)),
             por_vencer=Count("vence_en", filter=Q(vence_en__gte=ahora, vence_en__lt=limite)),
         )
-        for clave in cuentas:
-            cuentas[clave] += fila[clave]
+        .values_list(*claves)
+    )
+    partes = base.partes_de_bandeja(usuario, alcance)
+    if not partes:
+        return dict.fromkeys(claves, 0)
+    filas = partes[0].union(*partes[1:], all=True) if len(partes) > 1 else partes[0]
+    cuentas = dict.fromkeys(claves, 0)
+    for fila in filas:
+        for clave, n in zip(claves, fila, strict=True):
+            cuentas[clave] += n
     return cuentas
 
 

@@ -139,10 +139,6 @@ def _evento(e: Evento) -> dict[str, Any]:
     }
 
 
-def _contar_eventos(s: Solicitud) -> int:
-    return Evento.objects.filter(solicitud_id=s.pk).count()
-
-
 def _resumen(e: dict[str, Any]) -> str:
     partes = [
         f"La solicitud {e['numero_radicado']} ({e['tipo']}), radicada el "
@@ -199,6 +195,7 @@ def resumen_solicitud(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
     s = selectors.solicitud_visible(llamada.usuario, datos["numero_radicado"])
     if s is None:
         raise no_encontrada()
+    eventos, total_eventos = selectors.historial_y_total(s, datos["max_eventos"])
     estructura: dict[str, Any] = {
         "numero_radicado": s.numero_radicado,
         "id_solicitud": s.pk,
@@ -217,8 +214,8 @@ def resumen_solicitud(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
         "radicados_hijos": s.radicados_hijos,
         "progreso": _progreso(s),
         "proximo_responsable": _proximo_responsable(s),
-        "total_eventos": _contar_eventos(s),
-        "historial": [_evento(e) for e in selectors.historial(s, datos["max_eventos"])],
+        "total_eventos": total_eventos,
+        "historial": [_evento(e) for e in eventos],
     }
     if datos["incluir_comentarios"]:
         estructura["comentarios"] = [

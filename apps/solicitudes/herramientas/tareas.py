@@ -159,6 +159,7 @@ def mis_tareas(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
         solo_vencidas=datos["solo_vencidas"],
         ahora=ahora,
         limite=datos["limite"],
+        completa=False,
     )
     tareas = [_item(t, usuario, ahora) for t in pagina]
     estructura = {
