@@ -207,6 +207,18 @@ def total_y_pagina(qs: models.QuerySet, limite: int, saltar: int = 0) -> tuple[i
     return fila["total"], fila["ids"] or []
 
 
+def total_y_primeras(qs: models.QuerySet, limite: int) -> tuple[int, list[Any]]:
+    """The exact count of an ordered `qs` and its first `limite` rows (models), in one query.
+
+    For the small searched tables (CDP, RP, quality documents: hundreds to thousands of rows) a
+    count in a window over the matching rows: PostgreSQL computes it under the top-N sort of the
+    page, so the rows are read once, as the count alone read them. Requests take
+    `total_y_pagina`, whose aggregate is what a million rows need (its docstring says why).
+    """
+    filas = list(qs.annotate(total_encontrado=Window(Count("pk")))[:limite])
+    return (filas[0].total_encontrado if filas else 0), filas
+
+
 class _OperacionPostgres(Operation):
     """A migration operation that works on one model's table on PostgreSQL and does nothing
     elsewhere (nor to Django's model state)."""
