@@ -31,9 +31,11 @@ from typing import Any
 
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.contrib.postgres.fields import ArrayField
+from django.core.exceptions import EmptyResultSet
 from django.db import connections, models
 from django.db.migrations.operations.base import Operation
-from django.db.models import Count, Window
+from django.db.models import Count, Value, Window
+from django.db.models.expressions import RawSQL
 
 from hub.busqueda.texto import normalizar
 
@@ -205,6 +207,66 @@ def total_y_pagina(qs: models.QuerySet, limite: int, saltar: int = 0) -> tuple[i
         ),
     )
     return fila["total"], fila["ids"] or []
+
+
+def total_y_filas(
+    qs: models.QuerySet, columnas: tuple[str, ...], limite: int
+) -> tuple[int, list[tuple[Any, ...]]]:
+    """The exact count of an ordered `qs` and its first `limite` rows as (pk, *columnas) values.
+
+    On PostgreSQL one statement: the aggregate of `total_y_pagina`, unchanged (the same SQL and
+    plan), in FROM; each of its ids then reads its row by primary key in a lateral join, in the
+    aggregate's order. That saves the page's own query and its round trip. Elsewhere the two
+    queries of `total_y_pagina` and a read by pk.
+    """
+    if qs.query.is_empty():
+        return 0, []
+    modelo = qs.model
+    if connections[qs.db].vendor != "postgresql":
+        total, ids = total_y_pagina(qs, limite)
+        if not ids:
+            return total, []
+        leidas = modelo._default_manager.filter(pk__in=ids).values_list("pk", *columnas)
+        por_pk = {fila[0]: fila for fila in leidas}
+        return total, [por_pk[pk] for pk in ids if pk in por_pk]
+    orden = qs.query.order_by or modelo._meta.ordering
+    # Grouped by a constant, which Django leaves out of GROUP BY: the aggregate over all the rows
+    # that `aggregate()` would run, as a queryset whose SQL can be placed inside another.
+    agregado = (
+        qs.order_by()
+        .annotate(grupo_busqueda=Value(1))
+        .values("grupo_busqueda")
+        .annotate(
+            total=Count("pk"),
+            ids=models.Func(
+                ArrayAgg("pk", order_by=orden),
+                template=f"(%(expressions)s)[1:{int(limite)}]",
+                output_field=ArrayField(models.BigIntegerField()),
+            ),
+        )
+        .values("total", "ids")
+    )
+    # One row by its pk, named by the lateral join below (unordered: it is one row).
+    pagina = (
+        modelo._default_manager.filter(pk=RawSQL("puesto.id", ()))
+        .order_by()
+        .values_list("pk", *columnas)
+    )
+    try:
+        sql_agregado, parametros_agregado = agregado.query.sql_with_params()
+    except EmptyResultSet:
+        return 0, []
+    sql_pagina, parametros_pagina = pagina.query.sql_with_params()
+    with connections[qs.db].cursor() as cursor:
+        cursor.execute(
+            f"SELECT agregado.total, fila.* FROM ({sql_agregado}) AS agregado "  # noqa: S608
+            "LEFT JOIN LATERAL unnest(agregado.ids) WITH ORDINALITY AS puesto(id, n) ON true "
+            f"LEFT JOIN LATERAL ({sql_pagina}) AS fila ON true ORDER BY puesto.n",
+            (*parametros_agregado, *parametros_pagina),
+        )
+        filas = cursor.fetchall()
+    # No id (no match): one row with the total and nothing joined.
+    return filas[0][0], [fila[1:] for fila in filas if fila[1] is not None]
 
 
 def total_y_primeras(qs: models.QuerySet, limite: int) -> tuple[int, list[Any]]:

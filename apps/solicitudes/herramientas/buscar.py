@@ -10,10 +10,10 @@ from rest_framework import serializers
 from apps.solicitudes.herramientas.esquemas import ENLACE, ENTERO, ESTADO, FECHA, TEXTO, objeto
 from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.herramientas.permisos import PERMISOS_SOLICITUDES
-from apps.solicitudes.models import Estado, Solicitud
+from apps.solicitudes.models import Estado
 from apps.solicitudes.models.solicitud import RECIENTES, enlace_de, nombre_de_etapa
 from apps.solicitudes.selectors import solicitudes_filtradas
-from hub.busqueda.columnas import total_y_pagina
+from hub.busqueda.columnas import total_y_filas
 from hub.busqueda.texto import limpiar
 from hub.herramientas.registro import Acceso, ErrorHerramienta, Llamada, Resultado, herramienta
 from hub.http.serializadores import ConFechas
@@ -110,7 +110,6 @@ SALIDA_BUSCAR_SOLICITUDES: dict[str, Any] = objeto(
 # The columns a search item shows, read as plain values: building a model (and its type and
 # stage) per row and compiling every column cost more than the rest of the page query.
 _COLUMNAS_ITEM = (
-    "pk",
     "numero_radicado",
     "tipo__nombre",
     "estado",
@@ -122,10 +121,10 @@ _COLUMNAS_ITEM = (
 )
 
 
-def item_solicitud(fila: tuple[Any, ...]) -> dict[str, Any]:
-    """A request as a search lists it (buscar_solicitudes and busqueda_global), from the values
-    of `_COLUMNAS_ITEM`."""
-    pk, numero, tipo, estado, etapa, resumen, radicacion, creada, actualizacion = fila
+def item_solicitud(pk: int, fila: tuple[Any, ...]) -> dict[str, Any]:
+    """A request as a search lists it (buscar_solicitudes and busqueda_global), from its pk and
+    the values of `_COLUMNAS_ITEM`."""
+    numero, tipo, estado, etapa, resumen, radicacion, creada, actualizacion = fila
     return {
         "numero_radicado": numero,
         "id_solicitud": pk,
@@ -140,17 +139,11 @@ def item_solicitud(fila: tuple[Any, ...]) -> dict[str, Any]:
     }
 
 
-def total_e_items(qs, limite: int) -> tuple[int, list[Any]]:
-    """The exact total of `qs` and its first `limite` requests as search items (2 queries).
-
-    The page's rows are read by pk without ORDER BY: the pks already come in the search's order
-    (newest filing first), and that order is kept here.
-    """
-    total, ids = total_y_pagina(qs.order_by(RECIENTES, "-pk"), limite)
-    if not ids:
-        return total, []
-    por_pk = {f[0]: f for f in Solicitud.objects.filter(pk__in=ids).values_list(*_COLUMNAS_ITEM)}
-    return total, [item_solicitud(por_pk[pk]) for pk in ids if pk in por_pk]
+def total_e_items(qs, limite: int) -> tuple[int, list[dict[str, Any]]]:
+    """The exact total of `qs` and its first `limite` requests (newest filing first) as search
+    items: one query on PostgreSQL (hub.busqueda.columnas.total_y_filas)."""
+    total, filas = total_y_filas(qs.order_by(RECIENTES, "-pk"), _COLUMNAS_ITEM, limite)
+    return total, [item_solicitud(fila[0], fila[1:]) for fila in filas]
 
 
 def _resumen(estructura: dict[str, Any]) -> str:
