@@ -177,6 +177,15 @@ def filtrar_texto(qs: models.QuerySet, texto: str, campo: str = "busqueda") -> m
     return qs
 
 
+def _ids_ordenados(orden: Any, limite: int, saltar: int = 0) -> models.Func:
+    """The pks of the matching rows in `orden`, `limite` of them after `saltar` (an aggregate)."""
+    return models.Func(
+        ArrayAgg("pk", order_by=orden),
+        template=f"(%(expressions)s)[{int(saltar) + 1}:{int(saltar) + int(limite)}]",
+        output_field=ArrayField(models.BigIntegerField()),
+    )
+
+
 def total_y_pagina(qs: models.QuerySet, limite: int, saltar: int = 0) -> tuple[int, list[Any]]:
     """The exact count of an ordered `qs` and the pks of its `limite` rows after `saltar`.
 
@@ -200,11 +209,7 @@ def total_y_pagina(qs: models.QuerySet, limite: int, saltar: int = 0) -> tuple[i
     orden = qs.query.order_by or qs.model._meta.ordering
     fila = qs.order_by().aggregate(
         total=Count("pk"),
-        ids=models.Func(
-            ArrayAgg("pk", order_by=orden),
-            template=f"(%(expressions)s)[{int(saltar) + 1}:{int(saltar) + int(limite)}]",
-            output_field=ArrayField(models.BigIntegerField()),
-        ),
+        ids=_ids_ordenados(orden, limite, saltar),
     )
     return fila["total"], fila["ids"] or []
 
@@ -217,7 +222,8 @@ def total_y_filas(
     On PostgreSQL one statement: the aggregate of `total_y_pagina`, unchanged (the same SQL and
     plan), in FROM; each of its ids then reads its row by primary key in a lateral join, in the
     aggregate's order. That saves the page's own query and its round trip. Elsewhere the two
-    queries of `total_y_pagina` and a read by pk.
+    queries of `total_y_pagina` and a read by pk. The values come as the database driver gives
+    them (no field converters run): for plain columns, as the search items read.
     """
     if qs.query.is_empty():
         return 0, []
@@ -236,14 +242,7 @@ def total_y_filas(
         qs.order_by()
         .annotate(grupo_busqueda=Value(1))
         .values("grupo_busqueda")
-        .annotate(
-            total=Count("pk"),
-            ids=models.Func(
-                ArrayAgg("pk", order_by=orden),
-                template=f"(%(expressions)s)[1:{int(limite)}]",
-                output_field=ArrayField(models.BigIntegerField()),
-            ),
-        )
+        .annotate(total=Count("pk"), ids=_ids_ordenados(orden, limite))
         .values("total", "ids")
     )
     # One row by its pk, named by the lateral join below (unordered: it is one row).
