@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from apps.calidad.models import Documento, DocumentoQuerySet, Proceso
+from hub.busqueda.columnas import total_y_primeras
 
 # buscar_documento's order, and the first of the list page's.
 POR_CODIGO = ("codigo_publicado", "id")
@@ -40,14 +41,12 @@ def procesos() -> list[tuple[str, str]]:
 
 
 def buscar_documentos(*, texto: str, limite: int = 10) -> dict:
-    """The structuredContent of buscar_documento: texto, total and the first `limite` items."""
-    encontrados = documentos_vigentes(texto=texto)
-    total = encontrados.count()
-    documentos = [
-        d.resumen_publico()
-        for d in encontrados.select_related("proceso").order_by(*POR_CODIGO)[:limite]
-    ]
-    return {"texto": texto, "total": total, "documentos": documentos}
+    """The structuredContent of buscar_documento: texto, total and the first `limite` items (one
+    query, hub.busqueda.columnas.total_y_primeras)."""
+    total, primeros = total_y_primeras(
+        documentos_vigentes(texto=texto).select_related("proceso").order_by(*POR_CODIGO), limite
+    )
+    return {"texto": texto, "total": total, "documentos": [d.resumen_publico() for d in primeros]}
 
 
 def documento_vigente(uid: str) -> Documento | None:

@@ -31,9 +31,11 @@ from typing import Any
 
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.contrib.postgres.fields import ArrayField
+from django.core.exceptions import EmptyResultSet
 from django.db import connections, models
 from django.db.migrations.operations.base import Operation
-from django.db.models import Count, Window
+from django.db.models import Count, Value, Window
+from django.db.models.expressions import RawSQL
 
 from hub.busqueda.texto import normalizar
 
@@ -175,6 +177,15 @@ def filtrar_texto(qs: models.QuerySet, texto: str, campo: str = "busqueda") -> m
     return qs
 
 
+def _ids_ordenados(orden: Any, limite: int, saltar: int = 0) -> models.Func:
+    """The pks of the matching rows in `orden`, `limite` of them after `saltar` (an aggregate)."""
+    return models.Func(
+        ArrayAgg("pk", order_by=orden),
+        template=f"(%(expressions)s)[{int(saltar) + 1}:{int(saltar) + int(limite)}]",
+        output_field=ArrayField(models.BigIntegerField()),
+    )
+
+
 def total_y_pagina(qs: models.QuerySet, limite: int, saltar: int = 0) -> tuple[int, list[Any]]:
     """The exact count of an ordered `qs` and the pks of its `limite` rows after `saltar`.
 
@@ -198,13 +209,75 @@ def total_y_pagina(qs: models.QuerySet, limite: int, saltar: int = 0) -> tuple[i
     orden = qs.query.order_by or qs.model._meta.ordering
     fila = qs.order_by().aggregate(
         total=Count("pk"),
-        ids=models.Func(
-            ArrayAgg("pk", order_by=orden),
-            template=f"(%(expressions)s)[{int(saltar) + 1}:{int(saltar) + int(limite)}]",
-            output_field=ArrayField(models.BigIntegerField()),
-        ),
+        ids=_ids_ordenados(orden, limite, saltar),
     )
     return fila["total"], fila["ids"] or []
+
+
+def total_y_filas(
+    qs: models.QuerySet, columnas: tuple[str, ...], limite: int
+) -> tuple[int, list[tuple[Any, ...]]]:
+    """The exact count of an ordered `qs` and its first `limite` rows as (pk, *columnas) values.
+
+    On PostgreSQL one statement: the aggregate of `total_y_pagina`, unchanged (the same SQL and
+    plan), in FROM; each of its ids then reads its row by primary key in a lateral join, in the
+    aggregate's order. That saves the page's own query and its round trip. Elsewhere the two
+    queries of `total_y_pagina` and a read by pk. The values come as the database driver gives
+    them (no field converters run): for plain columns, as the search items read.
+    """
+    if qs.query.is_empty():
+        return 0, []
+    modelo = qs.model
+    if connections[qs.db].vendor != "postgresql":
+        total, ids = total_y_pagina(qs, limite)
+        if not ids:
+            return total, []
+        leidas = modelo._default_manager.filter(pk__in=ids).values_list("pk", *columnas)
+        por_pk = {fila[0]: fila for fila in leidas}
+        return total, [por_pk[pk] for pk in ids if pk in por_pk]
+    orden = qs.query.order_by or modelo._meta.ordering
+    # Grouped by a constant, which Django leaves out of GROUP BY: the aggregate over all the rows
+    # that `aggregate()` would run, as a queryset whose SQL can be placed inside another.
+    agregado = (
+        qs.order_by()
+        .annotate(grupo_busqueda=Value(1))
+        .values("grupo_busqueda")
+        .annotate(total=Count("pk"), ids=_ids_ordenados(orden, limite))
+        .values("total", "ids")
+    )
+    # One row by its pk, named by the lateral join below (unordered: it is one row).
+    pagina = (
+        modelo._default_manager.filter(pk=RawSQL("puesto.id", ()))
+        .order_by()
+        .values_list("pk", *columnas)
+    )
+    try:
+        sql_agregado, parametros_agregado = agregado.query.sql_with_params()
+    except EmptyResultSet:
+        return 0, []
+    sql_pagina, parametros_pagina = pagina.query.sql_with_params()
+    with connections[qs.db].cursor() as cursor:
+        cursor.execute(
+            f"SELECT agregado.total, fila.* FROM ({sql_agregado}) AS agregado "  # noqa: S608
+            "LEFT JOIN LATERAL unnest(agregado.ids) WITH ORDINALITY AS puesto(id, n) ON true "
+            f"LEFT JOIN LATERAL ({sql_pagina}) AS fila ON true ORDER BY puesto.n",
+            (*parametros_agregado, *parametros_pagina),
+        )
+        filas = cursor.fetchall()
+    # No id (no match): one row with the total and nothing joined.
+    return filas[0][0], [fila[1:] for fila in filas if fila[1] is not None]
+
+
+def total_y_primeras(qs: models.QuerySet, limite: int) -> tuple[int, list[Any]]:
+    """The exact count of an ordered `qs` and its first `limite` rows (models), in one query.
+
+    For the small searched tables (CDP, RP, quality documents: hundreds to thousands of rows) a
+    count in a window over the matching rows: PostgreSQL computes it under the top-N sort of the
+    page, so the rows are read once, as the count alone read them. Requests take
+    `total_y_pagina`, whose aggregate is what a million rows need (its docstring says why).
+    """
+    filas = list(qs.annotate(total_encontrado=Window(Count("pk")))[:limite])
+    return (filas[0].total_encontrado if filas else 0), filas
 
 
 class _OperacionPostgres(Operation):

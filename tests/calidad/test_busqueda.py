@@ -110,16 +110,16 @@ def test_buscar_documentos_honours_the_limit_and_reports_the_total():
     assert codigos == sorted(codigos)
 
 
-def test_buscar_documentos_costs_two_queries_whatever_the_number_of_documents(
+def test_buscar_documentos_costs_one_query_whatever_the_number_of_documents(
     django_assert_num_queries,
 ):
     for _ in range(3):
         DocumentoFactory(titulo="Instructivo de archivo")
-    with django_assert_num_queries(2 + vocabulario()):
+    with django_assert_num_queries(1 + vocabulario()):
         buscar_documentos(texto="archivo")
     for _ in range(12):
         DocumentoFactory(titulo="Instructivo de archivo", proceso=ProcesoFactory())
-    with django_assert_num_queries(2 + vocabulario()):
+    with django_assert_num_queries(1 + vocabulario()):
         assert len(buscar_documentos(texto="archivo", limite=50)["documentos"]) == 15
 
 

@@ -247,3 +247,39 @@ def test_the_total_and_page_in_one_query_match_a_count_and_a_slice(
     vacia = texto == "zzz" and connection.vendor == "postgresql"  # the vocabulary answered
     with django_assert_num_queries(0 if vacia else 1):
         assert busqueda.total_y_pagina(qs, limite) == esperado
+
+
+@pytest.mark.parametrize("texto,limite", [("cartagena", 1), ("cartagen", 2), ("a", 50), ("zzz", 5)])
+def test_the_total_and_the_rows_in_one_statement_match_a_count_and_a_slice(
+    solicitudes, texto, limite, django_assert_num_queries
+):
+    columnas = ("numero_radicado", "tipo__nombre", "etapa_actual__nombre", "resumen")
+    qs = Solicitud.objects.buscar(texto).para_busqueda()
+    esperado = (qs.count(), list(qs.values_list("pk", *columnas)[:limite]))
+    qs = Solicitud.objects.buscar(texto).para_busqueda()
+    vacia = texto == "zzz" and connection.vendor == "postgresql"  # the vocabulary answered
+    postgres = connection.vendor == "postgresql"
+    # PostgreSQL: one statement; elsewhere the aggregate and, when it found rows, the page.
+    consultas = 0 if vacia else 1 if postgres or not esperado[0] else 2
+    with django_assert_num_queries(consultas):
+        assert busqueda.total_y_filas(qs, columnas, limite) == esperado
+
+
+def test_the_total_and_the_rows_of_an_empty_queryset_cost_no_query(
+    solicitudes, django_assert_num_queries
+):
+    with django_assert_num_queries(0):
+        assert busqueda.total_y_filas(Solicitud.objects.none(), ("resumen",), 5) == (0, [])
+        assert busqueda.total_y_primeras(Solicitud.objects.none(), 5) == (0, [])
+
+
+@pytest.mark.parametrize("texto,limite", [("cartagena", 1), ("cartagen", 2), ("a", 50), ("zzz", 5)])
+def test_the_total_and_the_first_models_in_one_query_match_a_count_and_a_slice(
+    solicitudes, texto, limite, django_assert_num_queries
+):
+    qs = Solicitud.objects.buscar(texto).order_by("resumen", "pk")
+    esperado = (qs.count(), list(qs[:limite]))
+    qs = Solicitud.objects.buscar(texto).order_by("resumen", "pk")
+    vacia = texto == "zzz" and connection.vendor == "postgresql"  # the vocabulary answered
+    with django_assert_num_queries(0 if vacia else 1):
+        assert busqueda.total_y_primeras(qs, limite) == esperado

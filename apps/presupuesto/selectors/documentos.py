@@ -7,6 +7,7 @@ import datetime
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 
 from apps.presupuesto.models import Cdp, Rp
+from hub.busqueda.columnas import total_y_primeras
 from hub.busqueda.texto import limpiar, normalizar
 
 
@@ -105,8 +106,15 @@ def ficha_rp(user, numero: str) -> dict | None:
     }
 
 
+# What _item_cdp and _item_rp read (and `creado_en`, their order across both tables).
+_CAMPOS_ITEM = ("numero", "numero_externo", "objeto", "estado", "valor_actual", "creado_en")
+_CAMPOS_CDP = (*_CAMPOS_ITEM, "saldo", "area__sigla")
+_CAMPOS_RP = (*_CAMPOS_ITEM, "beneficiario", "cdp__numero", "cdp__area__sigla")
+
+
 def buscar(user, texto: str, *, limite: int = 5) -> dict:
-    """busqueda_global's presupuesto scope: CDP and RP the user may see (4 queries).
+    """busqueda_global's presupuesto scope: CDP and RP the user may see (2 queries: each table's
+    first rows with its count, hub.busqueda.columnas.total_y_primeras).
 
     Exact number matches come first, then the most recent documents.
     """
@@ -115,22 +123,28 @@ def buscar(user, texto: str, *, limite: int = 5) -> dict:
         return {"total": 0, "mostrados": 0, "resultados": []}
     cdps = Cdp.objects.visibles_para(user).buscar(texto)
     rps = Rp.objects.visibles_para(user).buscar(texto)
-    total = cdps.count() + rps.count()
     exacto = Q(numero=buscado) | Q(numero_externo=buscado)
-    items = [
-        _item_cdp(c, buscado)
-        for c in cdps.select_related("area").order_by(
-            _primero(exacto), "-vigencia__anio", "-numero"
-        )[:limite]
-    ] + [
-        _item_rp(r, buscado)
-        for r in rps.select_related("cdp__area").order_by(
-            _primero(exacto), "-vigencia__anio", "-numero"
-        )[:limite]
+    # Only the columns the items show: compiling and reading every column of the document (and,
+    # for an RP, of its CDP) cost more than the rest of the scope.
+    total_cdps, primeros_cdps = total_y_primeras(
+        cdps.select_related("area")
+        .only(*_CAMPOS_CDP)
+        .order_by(_primero(exacto), "-vigencia__anio", "-numero"),
+        limite,
+    )
+    total_rps, primeros_rps = total_y_primeras(
+        rps.select_related("cdp__area")
+        .only(*_CAMPOS_RP)
+        .order_by(_primero(exacto), "-vigencia__anio", "-numero"),
+        limite,
+    )
+    items = [_item_cdp(c, buscado) for c in primeros_cdps] + [
+        _item_rp(r, buscado) for r in primeros_rps
     ]
     items.sort(key=lambda i: (not i["exacto"], -i["_orden"]))
     for item in items:
         item.pop("_orden")
+    total = total_cdps + total_rps
     return {"total": total, "mostrados": min(len(items), limite), "resultados": items[:limite]}
 
 

@@ -41,6 +41,22 @@ ESTADOS_CERRADOS = frozenset({Estado.APROBADO, Estado.RECHAZADO, Estado.ANULADO}
 RECIENTES = F("fecha_radicacion").desc(nulls_last=True)
 
 
+def enlace_de(pk: int) -> str:
+    """Relative path of a request's screen (`Solicitud.enlace`, for rows read without a model)."""
+    return f"/solicitudes/{pk}"
+
+
+def nombre_de_etapa(nombre: str | None, estado: str) -> str:
+    """`Solicitud.nombre_etapa_actual` from the stage's name (None: no stage) and the state."""
+    if nombre is not None:
+        return nombre
+    if estado == Estado.BORRADOR:
+        return "Borrador (sin radicar)"
+    if estado in ESTADOS_CERRADOS:
+        return "Finalizada"
+    return ""
+
+
 def _inicio_del_dia(dia: date) -> datetime:
     return timezone.make_aware(datetime.combine(dia, time.min))
 
@@ -297,7 +313,7 @@ class Solicitud(ConBusqueda):
     @property
     def enlace(self) -> str:
         """Relative path of the request screen."""
-        return f"/solicitudes/{self.pk}"
+        return enlace_de(self.pk)
 
     @property
     def es_externa(self) -> bool:
@@ -320,13 +336,8 @@ class Solicitud(ConBusqueda):
     @property
     def nombre_etapa_actual(self) -> str:
         """The current stage's name; for a request without one, what stands in its place."""
-        if self.etapa_actual_id is not None:
-            return self.etapa_actual.nombre
-        if self.estado == Estado.BORRADOR:
-            return "Borrador (sin radicar)"
-        if self.estado in ESTADOS_CERRADOS:
-            return "Finalizada"
-        return ""
+        etapa = self.etapa_actual.nombre if self.etapa_actual_id is not None else None
+        return nombre_de_etapa(etapa, self.estado)
 
     @property
     def nombre_rol_responsable(self) -> str:
