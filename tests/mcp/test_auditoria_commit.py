@@ -69,3 +69,48 @@ def test_a_write_tools_row_commits_with_its_write_waiting_for_the_disk(
     sentencias = _sentencias(client, "prueba_grupo", confirmar, como_completo)
     assert RegistroAuditoria.objects.filter(herramienta="prueba_grupo", resultado="ok").exists()
     assert not any(ASINCRONO in s for s in sentencias)
+
+
+def test_the_rows_insert_is_the_one_the_orm_compiles(completo):
+    """The one-round-trip INSERT has the columns, placeholders and prepared values of the ORM's
+    own insert compiler, for a row with every kind of field filled in."""
+    from django.db.models.sql import InsertQuery
+
+    from apps.mcp import auditoria
+
+    def fila() -> RegistroAuditoria:
+        return RegistroAuditoria(
+            usuario=completo,
+            token_prefijo="hubt_abc",
+            cliente_id=7,
+            cliente_nombre="Cliente «7»",
+            credencial=RegistroAuditoria.TipoCredencial.CLAVE_Y_TOKEN,
+            ip="2001:db8::1",
+            herramienta="estado_solicitud",
+            argumentos={"numero_radicado": "SOL-1", "n": 3, "lista": [1.5, None, True]},
+            resultado="ok",
+            objeto={"tipo": "comentario", "texto": "t", "enlace": "/x"},
+            duracion_ms=12,
+            request_id="r" * 32,
+            request_id_recibido="externo",
+        )
+
+    campos = [f for f in RegistroAuditoria._meta.local_concrete_fields if not f.primary_key]
+    assert list(auditoria._CAMPOS_INSERTADOS) == campos
+    assert not any(hasattr(f, "get_placeholder") for f in campos)
+    orm, nuestra = fila(), fila()
+    nuestra.creado = orm.creado
+    consulta = InsertQuery(RegistroAuditoria)
+    consulta.insert_values(campos, [orm])
+    [(sql, parametros)] = consulta.get_compiler(connection=connection).as_sql()
+    valores = auditoria._valores(nuestra)
+    columna = connection.ops.quote_name("id")
+    assert auditoria._sql_insercion(connection.ops.quote_name) == (
+        f"{auditoria._SIN_ESPERAR_DISCO}{sql} RETURNING {columna}"
+    )
+    if connection.vendor == "postgresql":  # psycopg's JSON adapters compare by their SQL text
+        assert connection.ops.compose_sql(sql, valores) == connection.ops.compose_sql(
+            sql, parametros
+        )
+    else:
+        assert valores == list(parametros)
