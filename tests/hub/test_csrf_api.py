@@ -7,25 +7,16 @@ import re
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
 
 from hub.http import respuestas
+from tests.rutas import rutas
 
 # "api" as a segment of the route's text (a route, or the catch-all's regular expression).
 SEGMENTO_API = re.compile(r"(^|[/?^])api([/(]|$)")
 
 
-def _rutas(patrones, prefijo: str = ""):
-    for patron in patrones:
-        ruta = prefijo + str(patron.pattern)
-        if isinstance(patron, URLResolver):
-            yield from _rutas(patron.url_patterns, ruta)
-        elif isinstance(patron, URLPattern):
-            yield ruta, patron.callback
-
-
 def test_every_view_under_an_api_path_is_csrf_exempt():
-    api = {r: v for r, v in _rutas(get_resolver().url_patterns) if SEGMENTO_API.search(r)}
+    api = {r: v for r, v in rutas() if SEGMENTO_API.search(r)}
     vistas = {getattr(v, "__name__", "") for v in api.values()}
     assert {"vista_mcp", "no_encontrado", "documentacion", "metadatos_servidor"} <= vistas
     assert [r for r, v in api.items() if not getattr(v, "csrf_exempt", False)] == []

@@ -7,31 +7,21 @@ import json
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.urls import URLPattern, URLResolver, get_resolver
 
 from hub.http.respuestas import RenderizadorJSON
 from hub.openapi.generador import en_el_contrato, es_vista_drf, nombre_de
 from tests.marca.factories import URL_MARCA
+from tests.rutas import rutas
 
 pytestmark = pytest.mark.django_db
 
 PINGS = ("auth", "presupuesto", "solicitudes", "calidad", "archivos", "mcp", "notificaciones")
 
 
-def _rutas(patrones, prefijo: str = ""):
-    """(route text, callback) of every route of the URLconf."""
-    for patron in patrones:
-        texto = prefijo + str(patron.pattern)
-        if isinstance(patron, URLResolver):
-            yield from _rutas(patron.url_patterns, texto)
-        elif isinstance(patron, URLPattern):
-            yield texto, patron.callback
-
-
 def _interfaz() -> list[tuple[str, object]]:
     return [
         (ruta, callback)
-        for ruta, callback in _rutas(get_resolver().url_patterns)
+        for ruta, callback in rutas()
         if en_el_contrato("/" + ruta.replace("^", ""))
     ]
 
