@@ -126,6 +126,7 @@ def _valores(fila: RegistroAuditoria) -> list[Any]:
     ]
 
 
+@functools.cache  # the same text for every row: it depends only on the model and the quoting
 def _sql_insercion(nombre: Callable[[str], str]) -> str:
     """The one-round-trip statement: the setting, then the INSERT of `_CAMPOS_INSERTADOS`."""
     opciones = RegistroAuditoria._meta

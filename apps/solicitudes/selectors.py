@@ -125,37 +125,30 @@ def progreso(solicitud: Solicitud) -> dict[str, Any]:
     }
 
 
+def _ultimos(consulta: QuerySet, limite: int) -> list[Any]:
+    """The latest `limite` rows of a request's events or messages, oldest first."""
+    return list(consulta.order_by("-creado_en", "-pk")[:limite])[::-1]
+
+
 def historial(solicitud: Solicitud, limite: int = 10) -> list[Evento]:
     """The latest `limite` events, oldest first."""
-    ultimos = list(
-        Evento.objects.filter(solicitud_id=solicitud.pk)
-        .select_related("actor", "etapa_origen", "etapa_destino")
-        .order_by("-creado_en", "-pk")[:limite]
-    )
-    return ultimos[::-1]
+    eventos = Evento.objects.filter(solicitud_id=solicitud.pk)
+    return _ultimos(eventos.select_related("actor", "etapa_origen", "etapa_destino"), limite)
 
 
 def historial_y_total(solicitud: Solicitud, limite: int = 10) -> tuple[list[Evento], int]:
     """`historial` with its actors (not its stages: resumen_solicitud shows none) and how many
     events the request has in all, in one query: the count is a window over the request's
     events (read anyway from its index), computed before the limit."""
-    ultimos = list(
-        Evento.objects.filter(solicitud_id=solicitud.pk)
-        .select_related("actor")
-        .annotate(total_eventos=Window(Count("pk")))
-        .order_by("-creado_en", "-pk")[:limite]
-    )
-    return ultimos[::-1], (ultimos[0].total_eventos if ultimos else 0)
+    eventos = Evento.objects.filter(solicitud_id=solicitud.pk).select_related("actor")
+    ultimos = _ultimos(eventos.annotate(total_eventos=Window(Count("pk"))), limite)
+    return ultimos, (ultimos[0].total_eventos if ultimos else 0)
 
 
 def ultimos_comentarios(solicitud: Solicitud, limite: int = 5) -> list[Comentario]:
     """The latest `limite` chat messages, oldest first."""
-    ultimos = list(
-        Comentario.objects.filter(solicitud_id=solicitud.pk)
-        .select_related("autor")
-        .order_by("-creado_en", "-pk")[:limite]
-    )
-    return ultimos[::-1]
+    mensajes = Comentario.objects.filter(solicitud_id=solicitud.pk).select_related("autor")
+    return _ultimos(mensajes, limite)
 
 
 def bandeja(
