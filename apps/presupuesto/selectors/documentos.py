@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import datetime
 
-from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
+from django.db.models import (
+    Case,
+    F,
+    Func,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 
 from apps.presupuesto.models import Cdp, Rp
 from hub.busqueda.columnas import total_y_primeras
@@ -19,6 +30,19 @@ def _texto(valor: str | None) -> str | None:
     return limpiar(valor) if valor else None
 
 
+def _cantidad_movimientos(modelo: type[Cdp] | type[Rp]) -> Subquery:
+    """How many movements the document has, as a subquery of its own row.
+
+    Not `Count("movimientos")`: that joins the movements and groups by the key of every joined
+    table, and PostgreSQL spent about 1.2 ms planning it against 0.7 ms for this (issue 42).
+    COUNT as a plain function keeps Django from adding a GROUP BY: always one row, 0 or more.
+    """
+    relacion = modelo._meta.get_field("movimientos")
+    movimientos = relacion.related_model.objects.filter(**{relacion.field.name: OuterRef("pk")})
+    cuenta = movimientos.order_by().annotate(n=Func(F("pk"), function="COUNT")).values("n")
+    return Subquery(cuenta, output_field=IntegerField())
+
+
 def _documento(qs: QuerySet, numero: str, *relaciones: str) -> Cdp | Rp | None:
     """The visible document with that hub or external number, its movements counted.
 
@@ -27,7 +51,9 @@ def _documento(qs: QuerySet, numero: str, *relaciones: str) -> Cdp | Rp | None:
     a miss asks again by either number, the hub's preferred, as `por_numero` orders them: two
     queries then, never more.
     """
-    base = qs.select_related(*relaciones).annotate(cantidad_movimientos=Count("movimientos"))
+    base = qs.select_related(*relaciones).annotate(
+        cantidad_movimientos=_cantidad_movimientos(qs.model)
+    )
     propio = next(iter(base.por_numero_del_hub(numero)[:1]), None)
     if propio is not None:
         return propio
