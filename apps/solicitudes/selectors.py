@@ -109,7 +109,10 @@ def tareas_de(solicitud: Solicitud, limite: int = 50) -> list[Tarea]:
 
 def progreso(solicitud: Solicitud) -> dict[str, Any]:
     """Where the request is in its workflow: current stage order, completed and total stages."""
-    etapas = list(Etapa.objects.filter(tipo_id=solicitud.tipo_id).values_list("orden", flat=True))
+    # Unordered: the model's ordering ("tipo", "orden") would join the type only to sort by it.
+    etapas = list(
+        Etapa.objects.filter(tipo_id=solicitud.tipo_id).order_by().values_list("orden", flat=True)
+    )
     total = len(etapas)
     if solicitud.estado == "aprobado":
         completadas = total
@@ -151,6 +154,12 @@ def ultimos_comentarios(solicitud: Solicitud, limite: int = 5) -> list[Comentari
     return _ultimos(mensajes, limite)
 
 
+# Up to this many pending tasks, an inbox page is read in its two halves, not a part per role:
+# PostgreSQL sorts them from the index in well under a millisecond, while each role's part
+# costs Django about 0.25 ms to build and compile (issue 42, docs/rendimiento.md).
+BANDEJA_PEQUENA = 1000
+
+
 def bandeja(
     usuario,
     alcance: str = "rol",
@@ -160,9 +169,11 @@ def bandeja(
     limite: int = 20,
     desde: int = 0,
     completa: bool = True,
+    total: int | None = None,
 ) -> list[Tarea]:
     """The `limite` most urgent pending tasks of the inbox after the first `desde` (a page),
     with what a line shows (`completa=False`: only what mis_tareas' line shows, `para_linea`).
+    `total`: the inbox's size, when the caller has counted it (`contar_bandeja`).
 
     Two steps on purpose: first the ids from the task table alone (partial indexes, top-N),
     then those rows with their request, type, stage and role; joining before limiting would
@@ -172,16 +183,19 @@ def bandeja(
     assigned tasks, then each role's common inbox) gives only its own first `limite` rows,
     read in order from its index: the union then sorts a few rows, not the whole common inbox.
     The columns and the order are set once, before the parts are split: a part per role then
-    costs one filter and one slice to build, not five copies of the query.
+    costs one filter and one slice to build, not five copies of the query. An inbox of at most
+    `BANDEJA_PEQUENA` tasks (`total`) keeps its two halves: PostgreSQL sorts that few in less
+    time than Django takes to build a part per role.
     """
     orden = ("vence_en", "id")
     por_partes = connections[Tarea.objects.db].features.supports_slicing_ordering_in_compound
+    por_rol = por_partes and (total is None or total > BANDEJA_PEQUENA)
     base = Tarea.objects.pendientes()
     if solo_vencidas:
         base = base.vencidas(ahora)
     # SQLite takes no ORDER BY inside a union's parts: there only the union is ordered.
     base = base.values_list("id", "vence_en").order_by(*(orden if por_partes else ()))
-    partes = base.partes_de_bandeja(usuario, alcance, por_rol=por_partes)
+    partes = base.partes_de_bandeja(usuario, alcance, por_rol=por_rol)
     if not partes:
         return []
     if len(partes) == 1:
@@ -217,7 +231,12 @@ class BandejaPaginable:
         if hasta <= desde:
             return []
         return bandeja(
-            self.usuario, self.alcance, ahora=self.ahora, limite=hasta - desde, desde=desde
+            self.usuario,
+            self.alcance,
+            ahora=self.ahora,
+            limite=hasta - desde,
+            desde=desde,
+            total=self.count(),
         )
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.solicitudes import selectors, services
@@ -129,8 +131,11 @@ def test_reading_the_inbox_costs_the_same_queries_whatever_its_size(
     assert len(lineas) == cantidad
 
 
+@pytest.mark.parametrize("total", [None, 16, selectors.BANDEJA_PEQUENA + 1])
 @pytest.mark.parametrize("solo_vencidas", [False, True])
-def test_the_inbox_page_is_the_most_urgent_of_all_its_parts_whatever_the_part(flujo, solo_vencidas):
+def test_the_inbox_page_is_the_most_urgent_of_all_its_parts_whatever_the_part(
+    flujo, solo_vencidas, total
+):
     # One person in the three roles, with tasks of her own and in each role's common inbox, due
     # times interleaved across the parts: the page must be the first `limite` of them all (on
     # PostgreSQL each part is cut to `limite` before the union; a part cut in the wrong order,
@@ -152,5 +157,26 @@ def test_the_inbox_page_is_the_most_urgent_of_all_its_parts_whatever_the_part(fl
     assert len(esperadas) == (8 if solo_vencidas else 16)
 
     for limite in (1, 3, 5, 20):
-        pagina = selectors.bandeja(jefa, limite=limite, solo_vencidas=solo_vencidas, ahora=ahora)
+        pagina = selectors.bandeja(
+            jefa, limite=limite, solo_vencidas=solo_vencidas, ahora=ahora, total=total
+        )
         assert [t.pk for t in pagina] == esperadas[:limite]
+
+
+@pytest.mark.parametrize(
+    ("total", "partes_en_postgresql"),
+    [(None, 4), (selectors.BANDEJA_PEQUENA + 1, 4), (selectors.BANDEJA_PEQUENA, 2), (3, 2)],
+)
+def test_a_small_counted_inbox_is_read_in_its_two_halves_and_a_large_one_by_role(
+    flujo, total, partes_en_postgresql
+):
+    # On PostgreSQL a large (or uncounted) inbox is read a part per role (three roles here,
+    # plus the assigned tasks); a small one in its two halves. SQLite always reads the halves.
+    jefa = persona(*flujo.roles)
+    esperadas = [_tarea(flujo.radicar()).pk]
+    with CaptureQueriesContext(connection) as consultas:
+        pagina = selectors.bandeja(jefa, total=total)
+    assert [t.pk for t in pagina] == esperadas
+    ids = next(q["sql"] for q in consultas.captured_queries if "UNION ALL" in q["sql"])
+    partes = partes_en_postgresql if connection.vendor == "postgresql" else 2
+    assert ids.count("UNION ALL") == partes - 1

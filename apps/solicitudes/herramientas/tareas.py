@@ -160,6 +160,7 @@ def mis_tareas(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
         ahora=ahora,
         limite=datos["limite"],
         completa=False,
+        total=cuentas["total"],
     )
     tareas = [_item(t, usuario, ahora) for t in pagina]
     estructura = {
