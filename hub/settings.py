@@ -257,6 +257,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # already carries the rowid, which the integer id is. Django builds the index without it
     # and warns (models.W040) at every start, as if something broke; on SQLite alone, silenced.
     SILENCED_SYSTEM_CHECKS = ["models.W040"]
+elif env.bool("HUB_SENTENCIAS_PREPARADAS", default=True):
+    # Parameters bound by the server, so psycopg prepares a statement the fifth time a
+    # connection runs it and PostgreSQL stops planning it again: planning the joins of a tool's
+    # read took longer than running it (issue 42, docs/rendimiento.md). Off (false) behind a
+    # pooler in transaction mode that does not keep prepared statements.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"server_side_binding": True, "prepare_threshold": 5}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import psycopg
 from django.db import connection
 
 from apps.mcp import credenciales
@@ -98,14 +99,24 @@ def _insertar_sin_esperar_disco(fila: RegistroAuditoria) -> None:
     """INSERT the row with every value as the ORM prepares it, committed at once without waiting
     for the disk; `fila.pk` is set from RETURNING."""
     sql = _sql_insercion(connection.ops.quote_name)
-    with connection.cursor() as cursor:
-        # The hub's cursors bind client-side (psycopg's ClientCursor): the string goes out as a
-        # simple query, where several statements are allowed.
+    with _cursor_de_cliente() as cursor:
         cursor.execute(sql, _valores(fila))
         cursor.nextset()  # past the SET, to the INSERT's RETURNING
         fila.pk = cursor.fetchone()[0]
     fila._state.adding = False
     fila._state.db = connection.alias
+
+
+def _cursor_de_cliente():
+    """A cursor that binds client-side (psycopg's ClientCursor), in Django's wrapper (query
+    logging, execute wrappers): its string goes out as a simple query, where several statements
+    are allowed. The hub's own cursors may bind server-side (HUB_SENTENCIAS_PREPARADAS), and a
+    statement with server-side parameters is one statement."""
+    connection.ensure_connection()
+    crudo = psycopg.ClientCursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(crudo)
+    return connection.make_cursor(crudo)
 
 
 # The columns the row is inserted with: every concrete field but the serial id (from code).
