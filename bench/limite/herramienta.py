@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 
+import psycopg
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
@@ -53,6 +54,9 @@ def vista_suelo_herramienta(request: HttpRequest) -> HttpResponse:
     with connection.cursor() as cursor:
         cursor.execute(_SELECT, [numero])
         fila = cursor.fetchone()
+    # The row's two statements in one simple query, through a client-side cursor as the hub
+    # sends them (its other statements bind server-side).
+    with psycopg.ClientCursor(connection.connection) as cursor:
         cursor.execute(
             _INSERT,
             [timezone.now(), request.META.get("REMOTE_ADDR"), json.dumps(argumentos)],

@@ -23,6 +23,10 @@ if os.environ.get("DATABASE_URL"):
     DATABASES["default"] = environ.Env().db_url("DATABASE_URL")
     DATABASES["default"]["CONN_MAX_AGE"] = 60
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # As hub/settings.py (HUB_SENTENCIAS_PREPARADAS): parameters bound by the server, a
+    # statement prepared on its fifth run in a connection.
+    if os.environ.get("HUB_SENTENCIAS_PREPARADAS", "true").lower() not in ("false", "0", "off"):
+        DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
 USE_TZ = True
 TIME_ZONE = "America/Bogota"
 USE_I18N = False
