@@ -11,6 +11,7 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 from hub.http.ip import redes_confiables
+from hub.operacion.conexiones import SENTENCIAS_PREPARADAS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -258,13 +259,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # and warns (models.W040) at every start, as if something broke; on SQLite alone, silenced.
     SILENCED_SYSTEM_CHECKS = ["models.W040"]
 elif env.bool("HUB_SENTENCIAS_PREPARADAS", default=True):
-    # Parameters bound by the server, so psycopg prepares a statement the fifth time a
-    # connection runs it and PostgreSQL stops planning it again: planning the joins of a tool's
-    # read took longer than running it (issue 42, docs/rendimiento.md). Off (false) behind a
-    # pooler in transaction mode that does not keep prepared statements.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"server_side_binding": True, "prepare_threshold": 5}
-    )
+    # Off (false) behind a pooler in transaction mode that does not keep prepared statements.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(SENTENCIAS_PREPARADAS)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -156,7 +156,7 @@ def ultimos_comentarios(solicitud: Solicitud, limite: int = 5) -> list[Comentari
 
 # Up to this many pending tasks, an inbox page is read in its two halves, not a part per role:
 # PostgreSQL sorts them from the index in well under a millisecond, while each role's part
-# costs Django about 0.25 ms to build and compile (issue 42, docs/rendimiento.md).
+# costs Django about 0.45 ms to build and compile (issue 42, docs/rendimiento.md).
 BANDEJA_PEQUENA = 1000
 
 

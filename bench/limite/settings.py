@@ -11,6 +11,8 @@ import os
 
 import environ
 
+from hub.operacion.conexiones import SENTENCIAS_PREPARADAS
+
 SECRET_KEY = "bench-limite-sin-secretos"  # signs nothing: one constant answer
 DEBUG = False
 ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
@@ -23,10 +25,9 @@ if os.environ.get("DATABASE_URL"):
     DATABASES["default"] = environ.Env().db_url("DATABASE_URL")
     DATABASES["default"]["CONN_MAX_AGE"] = 60
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    # As hub/settings.py (HUB_SENTENCIAS_PREPARADAS): parameters bound by the server, a
-    # statement prepared on its fifth run in a connection.
-    if os.environ.get("HUB_SENTENCIAS_PREPARADAS", "true").lower() not in ("false", "0", "off"):
-        DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
+    # As hub/settings.py: statements prepared unless HUB_SENTENCIAS_PREPARADAS is false.
+    if environ.Env().bool("HUB_SENTENCIAS_PREPARADAS", default=True):
+        DATABASES["default"]["OPTIONS"] = dict(SENTENCIAS_PREPARADAS)
 USE_TZ = True
 TIME_ZONE = "America/Bogota"
 USE_I18N = False

@@ -59,7 +59,7 @@ def test_postgresql_binds_server_side_and_prepares_unless_told_not_to():
     assert "server_side_binding" not in _opciones(DATABASE_URL="sqlite:///:memory:")
 
 
-def test_on_postgresql_a_read_run_five_times_is_prepared_and_planned_once():
+def test_on_postgresql_a_statement_run_more_than_five_times_is_prepared():
     if connection.vendor != "postgresql":
         assert "server_side_binding" not in connection.settings_dict["OPTIONS"]
         return
