@@ -168,16 +168,44 @@ def bandeja(
     ahora: datetime | None = None,
     limite: int = 20,
     desde: int = 0,
-    completa: bool = True,
     total: int | None = None,
 ) -> list[Tarea]:
     """The `limite` most urgent pending tasks of the inbox after the first `desde` (a page),
-    with what a line shows (`completa=False`: only what mis_tareas' line shows, `para_linea`).
-    `total`: the inbox's size, when the caller has counted it (`contar_bandeja`).
+    with everything a line of the inbox page shows (`para_bandeja`).
+    `total`: the inbox's size, when the caller has counted it (`contar_bandeja`)."""
+    ids = _ids_de_pagina(usuario, alcance, solo_vencidas, ahora, limite, desde, total)
+    return list(Tarea.objects.filter(pk__in=ids).para_bandeja()) if ids else []
 
-    Two steps on purpose: first the ids from the task table alone (partial indexes, top-N),
-    then those rows with their request, type, stage and role; joining before limiting would
-    make PostgreSQL join every task of a busy common inbox.
+
+def lineas_de_bandeja(
+    usuario,
+    alcance: str = "rol",
+    *,
+    solo_vencidas: bool = False,
+    ahora: datetime | None = None,
+    limite: int = 20,
+    total: int | None = None,
+) -> list[dict[str, Any]]:
+    """`bandeja`'s first page as mis_tareas' lines: rows of `COLUMNAS_LINEA` (`para_linea`)."""
+    ids = _ids_de_pagina(usuario, alcance, solo_vencidas, ahora, limite, 0, total)
+    return list(Tarea.objects.filter(pk__in=ids).para_linea()) if ids else []
+
+
+def _ids_de_pagina(
+    usuario,
+    alcance: str,
+    solo_vencidas: bool,
+    ahora: datetime | None,
+    limite: int,
+    desde: int,
+    total: int | None,
+) -> list[int]:
+    """The ids of an inbox page, most urgent first, from the task table alone.
+
+    Two steps on purpose (these ids, then those rows with their request, type, stage and
+    role): joining before limiting would make PostgreSQL join every task of a busy common
+    inbox, and with the ids as a subquery of the rows' statement it read the whole task table
+    for a person with a busy inbox (measured at 100,000 requests: 6.1 ms against 3.8 ms).
 
     Where the database allows a limit inside a union (PostgreSQL; not SQLite), each part (the
     assigned tasks, then each role's common inbox) gives only its own first `limite` rows,
@@ -204,11 +232,7 @@ def bandeja(
         if por_partes:
             partes = [p[: desde + limite] for p in partes]
         consulta = partes[0].union(*partes[1:], all=True).order_by(*orden)
-    ids = [pk for pk, _ in consulta[desde : desde + limite]]
-    if not ids:
-        return []
-    tareas = Tarea.objects.filter(pk__in=ids)
-    return list(tareas.para_bandeja() if completa else tareas.para_linea())
+    return [pk for pk, _ in consulta[desde : desde + limite]]
 
 
 class BandejaPaginable:

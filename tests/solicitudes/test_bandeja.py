@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.solicitudes import selectors, services
-from apps.solicitudes.models import Tarea
+from apps.solicitudes.models import Tarea, bandeja
 from tests.solicitudes.factories import persona
 
 pytestmark = pytest.mark.django_db
@@ -161,6 +161,12 @@ def test_the_inbox_page_is_the_most_urgent_of_all_its_parts_whatever_the_part(
             jefa, limite=limite, solo_vencidas=solo_vencidas, ahora=ahora, total=total
         )
         assert [t.pk for t in pagina] == esperadas[:limite]
+    # A later page (the inbox screen's): each part must give its first `desde + limite` rows.
+    for desde, limite in ((1, 3), (3, 5), (5, 20)):
+        pagina = selectors.bandeja(
+            jefa, limite=limite, desde=desde, solo_vencidas=solo_vencidas, ahora=ahora, total=total
+        )
+        assert [t.pk for t in pagina] == esperadas[desde : desde + limite]
 
 
 @pytest.mark.parametrize(
@@ -180,3 +186,42 @@ def test_a_small_counted_inbox_is_read_in_its_two_halves_and_a_large_one_by_role
     ids = next(q["sql"] for q in consultas.captured_queries if "UNION ALL" in q["sql"])
     partes = partes_en_postgresql if connection.vendor == "postgresql" else 2
     assert ids.count("UNION ALL") == partes - 1
+
+
+@pytest.mark.parametrize("total", [None, selectors.BANDEJA_PEQUENA])
+def test_mis_tareas_lines_are_the_inbox_pages_tasks_and_read_as_the_page_reads_them(flujo, total):
+    # mis_tareas reads its page as plain rows (lineas_de_bandeja); the inbox screen as model
+    # objects (bandeja). Same tasks, same order, and the same rules on the same values.
+    jefa = persona(*flujo.roles)
+    ahora = timezone.now()
+    for i, tarea in enumerate(_tarea(flujo.radicar()) for _ in range(6)):
+        Tarea.objects.filter(pk=tarea.pk).update(
+            rol=flujo.roles[i % 3],
+            vence_en=ahora + timedelta(hours=30 * i - 40),  # overdue, due soon, later
+            recibida_en=ahora - timedelta(days=i, hours=1),
+            asignada_a=jefa if i % 2 else None,
+            es_correccion=i == 3,
+        )
+    pagina = selectors.bandeja(jefa, ahora=ahora, limite=5, total=total)
+    lineas = selectors.lineas_de_bandeja(jefa, ahora=ahora, limite=5, total=total)
+    assert [fila["solicitud_id"] for fila in lineas] == [t.solicitud_id for t in pagina]
+    assert len(lineas) == 5
+    for fila, tarea in zip(lineas, pagina, strict=True):
+        assert fila["rol__name"] == tarea.rol_flujo
+        assert fila["solicitud__numero_radicado"] == tarea.solicitud.numero_visible
+        vistas = (
+            bandeja.vencida(fila["vence_en"], fila["completada_en"], ahora),
+            bandeja.por_vencer(fila["vence_en"], fila["completada_en"], ahora),
+            bandeja.dias_pendiente(fila["recibida_en"], fila["completada_en"], ahora),
+            bandeja.asignada_a_usuario(fila["asignada_a_id"], jefa),
+        )
+        assert vistas == (
+            tarea.vencida_en(ahora),
+            tarea.por_vencer_en(ahora),
+            tarea.dias_pendiente(ahora),
+            tarea.asignada_a_usuario(jefa),
+        )
+    # Every rule took both of its values somewhere on the page.
+    assert {bandeja.vencida(f["vence_en"], None, ahora) for f in lineas} == {True, False}
+    assert {bandeja.por_vencer(f["vence_en"], None, ahora) for f in lineas} == {True, False}
+    assert {bandeja.asignada_a_usuario(f["asignada_a_id"], jefa) for f in lineas} == {True, False}

@@ -23,7 +23,14 @@ from apps.solicitudes.herramientas.esquemas import (
     objeto,
 )
 from apps.solicitudes.herramientas.formato import fecha
-from apps.solicitudes.models import Tarea
+from apps.solicitudes.models.bandeja import (
+    asignada_a_usuario,
+    dias_pendiente,
+    nombre_rol_flujo,
+    por_vencer,
+    vencida,
+)
+from apps.solicitudes.models.solicitud import enlace_de, numero_visible_de
 from hub.busqueda.texto import limpiar
 from hub.herramientas.registro import Acceso, Llamada, Resultado, herramienta
 from hub.http.serializadores import Estricto
@@ -78,32 +85,34 @@ SALIDA_MIS_TAREAS: dict[str, Any] = objeto(
 )
 
 
-def _etapa(t: Tarea) -> str:
-    nombre = t.etapa.nombre if t.etapa_id is not None else ""
-    if t.es_correccion:
+def _etapa(fila: dict[str, Any]) -> str:
+    nombre = fila["etapa__nombre"] or ""
+    if fila["es_correccion"]:
         return f"Corrección: {nombre}" if nombre else "Corrección"
     return nombre
 
 
-def _item(t: Tarea, usuario, ahora: datetime) -> dict[str, Any]:
-    s = t.solicitud
+def _item(fila: dict[str, Any], usuario, ahora: datetime) -> dict[str, Any]:
+    """A line of the inbox from its row of `COLUMNAS_LINEA` (selectors.lineas_de_bandeja)."""
+    pk, vence, completada = fila["solicitud_id"], fila["vence_en"], fila["completada_en"]
+    asignada_a_mi = asignada_a_usuario(fila["asignada_a_id"], usuario)
     return {
-        "numero_radicado": s.numero_visible,
-        "id_solicitud": s.pk,
-        "enlace": s.enlace,
-        "tipo": limpiar(s.tipo.nombre),
-        "resumen": limpiar(s.resumen),
-        "estado_solicitud": s.estado,
-        "etapa": limpiar(_etapa(t)),
-        "rol_flujo": limpiar(t.rol_flujo),
-        "requiere_firma": t.requiere_firma,
-        "asignada_a_mi": t.asignada_a_usuario(usuario),
-        "es_correccion_mia": t.es_correccion_de(usuario),
-        "recibida": fecha(t.recibida_en),
-        "dias_pendiente": t.dias_pendiente(ahora),
-        "vence_en": fecha(t.vence_en),
-        "vencida": t.vencida_en(ahora),
-        "por_vencer": t.por_vencer_en(ahora),
+        "numero_radicado": numero_visible_de(fila["solicitud__numero_radicado"], pk),
+        "id_solicitud": pk,
+        "enlace": enlace_de(pk),
+        "tipo": limpiar(fila["solicitud__tipo__nombre"]),
+        "resumen": limpiar(fila["solicitud__resumen"]),
+        "estado_solicitud": fila["solicitud__estado"],
+        "etapa": limpiar(_etapa(fila)),
+        "rol_flujo": limpiar(nombre_rol_flujo(fila["rol__name"])),
+        "requiere_firma": fila["requiere_firma"],
+        "asignada_a_mi": asignada_a_mi,
+        "es_correccion_mia": fila["es_correccion"] and asignada_a_mi,
+        "recibida": fecha(fila["recibida_en"]),
+        "dias_pendiente": dias_pendiente(fila["recibida_en"], completada, ahora),
+        "vence_en": fecha(vence),
+        "vencida": vencida(vence, completada, ahora),
+        "por_vencer": por_vencer(vence, completada, ahora),
     }
 
 
@@ -153,16 +162,15 @@ def mis_tareas(llamada: Llamada, datos: dict[str, Any]) -> Resultado:
     alcance = datos["alcance"]
     ahora = timezone.now()
     cuentas = selectors.contar_bandeja(usuario, alcance, ahora=ahora)
-    pagina = selectors.bandeja(
+    lineas = selectors.lineas_de_bandeja(
         usuario,
         alcance,
         solo_vencidas=datos["solo_vencidas"],
         ahora=ahora,
         limite=datos["limite"],
-        completa=False,
         total=cuentas["total"],
     )
-    tareas = [_item(t, usuario, ahora) for t in pagina]
+    tareas = [_item(fila, usuario, ahora) for fila in lineas]
     estructura = {
         "alcance": alcance,
         "total_bandeja": cuentas["total"],

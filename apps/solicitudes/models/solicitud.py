@@ -46,6 +46,11 @@ def enlace_de(pk: int) -> str:
     return f"/solicitudes/{pk}"
 
 
+def numero_visible_de(numero_radicado: str | None, pk: int) -> str:
+    """`Solicitud.numero_visible` from the number and the pk (for rows read without a model)."""
+    return numero_radicado or f"Borrador #{pk}"
+
+
 def nombre_de_etapa(nombre: str | None, estado: str) -> str:
     """`Solicitud.nombre_etapa_actual` from the stage's name (None: no stage) and the state."""
     if nombre is not None:
@@ -308,7 +313,7 @@ class Solicitud(ConBusqueda):
     @property
     def numero_visible(self) -> str:
         """The filing number, or "Borrador #id" for a draft."""
-        return self.numero_radicado or f"Borrador #{self.pk}"
+        return numero_visible_de(self.numero_radicado, self.pk)
 
     @property
     def enlace(self) -> str:
