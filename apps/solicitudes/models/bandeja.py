@@ -20,7 +20,6 @@ HORAS_POR_VENCER = 48
 COLUMNAS_LINEA = (
     "solicitud_id",
     "asignada_a_id",
-    "rol_id",
     "es_correccion",
     "requiere_firma",
     "recibida_en",
