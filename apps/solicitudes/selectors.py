@@ -173,7 +173,15 @@ def bandeja(
     """The `limite` most urgent pending tasks of the inbox after the first `desde` (a page),
     with everything a line of the inbox page shows (`para_bandeja`).
     `total`: the inbox's size, when the caller has counted it (`contar_bandeja`)."""
-    ids = _ids_de_pagina(usuario, alcance, solo_vencidas, ahora, limite, desde, total)
+    ids = _ids_de_pagina(
+        usuario,
+        alcance,
+        solo_vencidas=solo_vencidas,
+        ahora=ahora,
+        limite=limite,
+        desde=desde,
+        total=total,
+    )
     return list(Tarea.objects.filter(pk__in=ids).para_bandeja()) if ids else []
 
 
@@ -187,17 +195,20 @@ def lineas_de_bandeja(
     total: int | None = None,
 ) -> list[dict[str, Any]]:
     """`bandeja`'s first page as mis_tareas' lines: rows of `COLUMNAS_LINEA` (`para_linea`)."""
-    ids = _ids_de_pagina(usuario, alcance, solo_vencidas, ahora, limite, 0, total)
+    ids = _ids_de_pagina(
+        usuario, alcance, solo_vencidas=solo_vencidas, ahora=ahora, limite=limite, total=total
+    )
     return list(Tarea.objects.filter(pk__in=ids).para_linea()) if ids else []
 
 
 def _ids_de_pagina(
     usuario,
     alcance: str,
+    *,
     solo_vencidas: bool,
     ahora: datetime | None,
     limite: int,
-    desde: int,
+    desde: int = 0,
     total: int | None,
 ) -> list[int]:
     """The ids of an inbox page, most urgent first, from the task table alone.

@@ -207,21 +207,27 @@ def test_mis_tareas_lines_are_the_inbox_pages_tasks_and_read_as_the_page_reads_t
     assert [fila["solicitud_id"] for fila in lineas] == [t.solicitud_id for t in pagina]
     assert len(lineas) == 5
     for fila, tarea in zip(lineas, pagina, strict=True):
-        assert fila["rol__name"] == tarea.rol_flujo
+        assert bandeja.nombre_rol_flujo(fila["rol__name"]) == tarea.rol_flujo
         assert fila["solicitud__numero_radicado"] == tarea.solicitud.numero_visible
         vistas = (
             bandeja.vencida(fila["vence_en"], fila["completada_en"], ahora),
             bandeja.por_vencer(fila["vence_en"], fila["completada_en"], ahora),
             bandeja.dias_pendiente(fila["recibida_en"], fila["completada_en"], ahora),
             bandeja.asignada_a_usuario(fila["asignada_a_id"], jefa),
+            bandeja.es_correccion_de(fila["es_correccion"], fila["asignada_a_id"], jefa),
         )
         assert vistas == (
             tarea.vencida_en(ahora),
             tarea.por_vencer_en(ahora),
             tarea.dias_pendiente(ahora),
             tarea.asignada_a_usuario(jefa),
+            tarea.es_correccion_de(jefa),
         )
     # Every rule took both of its values somewhere on the page.
     assert {bandeja.vencida(f["vence_en"], None, ahora) for f in lineas} == {True, False}
     assert {bandeja.por_vencer(f["vence_en"], None, ahora) for f in lineas} == {True, False}
     assert {bandeja.asignada_a_usuario(f["asignada_a_id"], jefa) for f in lineas} == {True, False}
+    correcciones = {
+        bandeja.es_correccion_de(f["es_correccion"], f["asignada_a_id"], jefa) for f in lineas
+    }
+    assert correcciones == {True, False}

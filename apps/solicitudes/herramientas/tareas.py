@@ -26,6 +26,7 @@ from apps.solicitudes.herramientas.formato import fecha
 from apps.solicitudes.models.bandeja import (
     asignada_a_usuario,
     dias_pendiente,
+    es_correccion_de,
     nombre_rol_flujo,
     por_vencer,
     vencida,
@@ -95,7 +96,6 @@ def _etapa(fila: dict[str, Any]) -> str:
 def _item(fila: dict[str, Any], usuario, ahora: datetime) -> dict[str, Any]:
     """A line of the inbox from its row of `COLUMNAS_LINEA` (selectors.lineas_de_bandeja)."""
     pk, vence, completada = fila["solicitud_id"], fila["vence_en"], fila["completada_en"]
-    asignada_a_mi = asignada_a_usuario(fila["asignada_a_id"], usuario)
     return {
         "numero_radicado": numero_visible_de(fila["solicitud__numero_radicado"], pk),
         "id_solicitud": pk,
@@ -106,8 +106,10 @@ def _item(fila: dict[str, Any], usuario, ahora: datetime) -> dict[str, Any]:
         "etapa": limpiar(_etapa(fila)),
         "rol_flujo": limpiar(nombre_rol_flujo(fila["rol__name"])),
         "requiere_firma": fila["requiere_firma"],
-        "asignada_a_mi": asignada_a_mi,
-        "es_correccion_mia": fila["es_correccion"] and asignada_a_mi,
+        "asignada_a_mi": asignada_a_usuario(fila["asignada_a_id"], usuario),
+        "es_correccion_mia": es_correccion_de(
+            fila["es_correccion"], fila["asignada_a_id"], usuario
+        ),
         "recibida": fecha(fila["recibida_en"]),
         "dias_pendiente": dias_pendiente(fila["recibida_en"], completada, ahora),
         "vence_en": fecha(vence),

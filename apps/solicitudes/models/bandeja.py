@@ -34,7 +34,8 @@ COLUMNAS_LINEA = (
 )
 
 # The line's rules, on plain values: `Tarea`'s methods and mis_tareas' rows (`para_linea`) both
-# apply them, so a task reads the same on the inbox page and in the tool.
+# apply them, so a task reads the same on the inbox page and in the tool (`COLUMNAS_LINEA`
+# holds every value they take).
 
 
 def nombre_rol_flujo(rol: str | None) -> str:
@@ -45,6 +46,11 @@ def nombre_rol_flujo(rol: str | None) -> str:
 def asignada_a_usuario(asignada_a_id: int | None, usuario) -> bool:
     """Assigned to `usuario` in person (not in a role's common inbox)."""
     return usuario is not None and asignada_a_id is not None and asignada_a_id == usuario.pk
+
+
+def es_correccion_de(es_correccion: bool, asignada_a_id: int | None, usuario) -> bool:
+    """A correction asked of `usuario` in person (the filer's own)."""
+    return es_correccion and asignada_a_usuario(asignada_a_id, usuario)
 
 
 def vencida(vence_en: datetime, completada_en: datetime | None, ahora: datetime) -> bool:
@@ -243,7 +249,7 @@ class Tarea(models.Model):
         return asignada_a_usuario(self.asignada_a_id, usuario)
 
     def es_correccion_de(self, usuario) -> bool:
-        return self.es_correccion and self.asignada_a_usuario(usuario)
+        return es_correccion_de(self.es_correccion, self.asignada_a_id, usuario)
 
     def vencida_en(self, ahora: datetime | None = None) -> bool:
         return vencida(self.vence_en, self.completada_en, ahora or timezone.now())
