@@ -35,9 +35,9 @@ from django.core.exceptions import EmptyResultSet
 from django.db import connections, models
 from django.db.migrations.operations.base import Operation
 from django.db.models import Count, Value, Window
-from django.db.models.expressions import RawSQL
 
 from hub.busqueda.texto import normalizar
+from hub.lecturas import fila_por_pk
 
 PIEZA = 250  # longest vocabulary entry, in characters (at most 1,000 bytes)
 SOLAPE = 125  # pieces start every SOLAPE characters: a query word this long lies in one
@@ -245,17 +245,14 @@ def total_y_filas(
         .annotate(total=Count("pk"), ids=_ids_ordenados(orden, limite))
         .values("total", "ids")
     )
-    # One row by its pk, named by the lateral join below (unordered: it is one row).
-    pagina = (
-        modelo._default_manager.filter(pk=RawSQL("puesto.id", ()))
-        .order_by()
-        .values_list("pk", *columnas)
-    )
     try:
         sql_agregado, parametros_agregado = agregado.query.sql_with_params()
     except EmptyResultSet:
         return 0, []
-    sql_pagina, parametros_pagina = pagina.query.sql_with_params()
+    # One row by its pk, named by the lateral join below.
+    sql_pagina, parametros_pagina = fila_por_pk(
+        modelo._default_manager.values_list("pk", *columnas), "puesto.id"
+    )
     with connections[qs.db].cursor() as cursor:
         cursor.execute(
             f"SELECT agregado.total, fila.* FROM ({sql_agregado}) AS agregado "  # noqa: S608

@@ -231,3 +231,42 @@ def test_mis_tareas_lines_are_the_inbox_pages_tasks_and_read_as_the_page_reads_t
         bandeja.es_correccion_de(f["es_correccion"], f["asignada_a_id"], jefa) for f in lineas
     }
     assert correcciones == {True, False}
+
+
+@pytest.mark.parametrize("solo_vencidas", [False, True])
+@pytest.mark.parametrize("total", [None, selectors.BANDEJA_PEQUENA])
+def test_mis_tareas_lines_are_the_pages_rows_as_values_reads_them_in_one_statement_on_postgresql(
+    flujo, django_assert_num_queries, total, solo_vencidas
+):
+    # On PostgreSQL the page's ids and their rows are one statement (each row by its pk in a
+    # lateral join), with the values the driver gives: they must be the rows `values()` reads,
+    # in the page's order. Elsewhere the ids and the rows are two queries.
+    jefa = persona(*flujo.roles)
+    bandeja.ids_roles(jefa)  # the roles' query, once per user object, is not the page's
+    ahora = timezone.now()
+    for i, tarea in enumerate(_tarea(flujo.radicar()) for _ in range(5)):
+        Tarea.objects.filter(pk=tarea.pk).update(
+            rol=flujo.roles[i % 3],
+            vence_en=ahora + timedelta(hours=(i * 7) % 5 - 2),  # interleaved across the parts
+            asignada_a=jefa if i % 2 else None,
+            completada_en=None,
+        )
+    ids = [
+        t.pk
+        for t in selectors.bandeja(
+            jefa, ahora=ahora, limite=4, total=total, solo_vencidas=solo_vencidas
+        )
+    ]
+    assert len(ids) == (2 if solo_vencidas else 4)
+    esperadas = list(Tarea.objects.filter(pk__in=ids).para_linea())
+    with django_assert_num_queries(1 if connection.vendor == "postgresql" else 2):
+        lineas = selectors.lineas_de_bandeja(
+            jefa, ahora=ahora, limite=4, total=total, solo_vencidas=solo_vencidas
+        )
+    assert lineas == esperadas
+    assert [type(v) for v in lineas[0].values()] == [type(v) for v in esperadas[0].values()]
+
+
+def test_mis_tareas_lines_of_an_empty_inbox_are_an_empty_list(flujo):
+    nadie = persona(*flujo.roles)
+    assert selectors.lineas_de_bandeja(nadie) == []
