@@ -16,8 +16,15 @@ from django.core.exceptions import EmptyResultSet
 from django.db import connections, models
 from django.db.models.expressions import RawSQL
 
-# An outer column as `alias.column`: the only text of this module's SQL not built by Django.
-_COLUMNA = re.compile(r"[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*")
+# An alias or a column named in this module's SQL: the only text of it not built by Django.
+_NOMBRE = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def _nombre(texto: str, db: str) -> str:
+    """`texto` quoted as an identifier, once checked to be a plain lower-case name."""
+    if not _NOMBRE.fullmatch(texto):
+        raise ValueError(f"no es un nombre de columna: {texto!r}")
+    return connections[db].ops.quote_name(texto)
 
 
 def admite_lateral(qs: models.QuerySet) -> bool:
@@ -25,13 +32,12 @@ def admite_lateral(qs: models.QuerySet) -> bool:
     return connections[qs.db].vendor == "postgresql"
 
 
-def fila_por_pk(filas: models.QuerySet, referencia: str) -> tuple[str, tuple[Any, ...]]:
-    """SQL and parameters of `filas` restricted to the row whose pk is the outer `referencia`
-    (`alias.column` of the statement it is joined into), unordered: it is one row."""
-    if not _COLUMNA.fullmatch(referencia):
-        raise ValueError(f"no es una columna: {referencia!r}")
-    externa = RawSQL(referencia, ())  # noqa: S611 - an identifier checked above, never input
-    return filas.filter(pk=externa).order_by().query.sql_with_params()
+def fila_por_pk(filas: models.QuerySet, alias: str, columna: str) -> tuple[str, tuple[Any, ...]]:
+    """SQL and parameters of `filas` restricted to the row whose pk is the outer `alias.columna`
+    (of the statement it is joined into), unordered: it is one row."""
+    externa = f"{_nombre(alias, filas.db)}.{_nombre(columna, filas.db)}"
+    # Two names checked and quoted above, never input.
+    return filas.filter(pk=RawSQL(externa, ())).order_by().query.sql_with_params()  # noqa: S611
 
 
 def filas_de_pagina(pagina: models.QuerySet, filas: models.QuerySet) -> list[dict[str, Any]]:
@@ -43,20 +49,24 @@ def filas_de_pagina(pagina: models.QuerySet, filas: models.QuerySet) -> list[dic
     database driver gives them (no field converters run): for plain columns, as `values()`
     reads them on PostgreSQL.
     """
-    columnas = pagina.query.values_select
+    columnas = [_nombre(c, filas.db) for c in pagina.query.values_select]
+    claves = [*filas.query.values_select, *filas.query.annotation_select]
+    if not columnas or not claves:
+        raise ValueError("la página y las filas nombran sus columnas (values_list, values)")
     orden = []
     for campo in pagina.query.order_by:
         nombre = campo.removeprefix("-")
-        if nombre not in columnas:
+        if nombre not in pagina.query.values_select:
             raise ValueError(f"la página se ordena por {campo!r}, que no selecciona")
-        orden.append(f"pagina.{nombre}{' DESC' if campo.startswith('-') else ''}")
+        orden.append(f"pagina.{_nombre(nombre, filas.db)}{' DESC' if campo != nombre else ''}")
+    if not orden:
+        raise ValueError("la página no tiene un orden propio (order_by)")
     try:
         sql_pagina, parametros_pagina = pagina.query.sql_with_params()
     except EmptyResultSet:
         return []
-    sql_fila, parametros_fila = fila_por_pk(filas, f"pagina.{columnas[0]}")
-    claves = [*filas.query.values_select, *filas.query.annotation_select]
-    # Only the columns' names (from the querysets, not from input) are formatted in.
+    sql_fila, parametros_fila = fila_por_pk(filas, "pagina", pagina.query.values_select[0])
+    # Only quoted names of the querysets' own columns are formatted in.
     sql = (
         f"SELECT fila.* FROM ({sql_pagina}) AS pagina({', '.join(columnas)}) "  # noqa: S608
         f"CROSS JOIN LATERAL ({sql_fila}) AS fila ORDER BY {', '.join(orden)}"

@@ -224,7 +224,7 @@ def _pagina(
     total: int | None,
 ) -> QuerySet | None:
     """An inbox page, most urgent first, as (id, vence_en) from the task table alone (a
-    queryset, unevaluated); None when the person has no inbox.
+    queryset, unevaluated); None for a person who holds no tasks (anonymous or inactive).
 
     The rows of these ids come in a second step (`bandeja`, `lineas_de_bandeja`): joining the
     request, type, stage and role before limiting would make PostgreSQL join every task of a

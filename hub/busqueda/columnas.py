@@ -251,7 +251,7 @@ def total_y_filas(
         return 0, []
     # One row by its pk, named by the lateral join below.
     sql_pagina, parametros_pagina = fila_por_pk(
-        modelo._default_manager.values_list("pk", *columnas), "puesto.id"
+        modelo._default_manager.values_list("pk", *columnas), "puesto", "id"
     )
     with connections[qs.db].cursor() as cursor:
         cursor.execute(

@@ -39,4 +39,10 @@ def test_a_page_ordered_by_a_column_it_does_not_select_is_refused():
 
 def test_the_outer_column_must_be_an_alias_and_a_column_name():
     with pytest.raises(ValueError, match="columna"):
-        fila_por_pk(Group.objects.values("name"), "puesto.id; DROP TABLE auth_group")
+        fila_por_pk(Group.objects.values("name"), "puesto", "id; DROP TABLE auth_group")
+
+
+def test_a_page_without_an_order_of_its_own_is_refused():
+    # Group has no Meta.ordering, and a page in no order would come back in any order.
+    with pytest.raises(ValueError, match="orden"):
+        filas_de_pagina(Group.objects.values_list("id")[:2], Group.objects.values("name"))
