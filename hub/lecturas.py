@@ -55,7 +55,7 @@ def filas_de_pagina(pagina: models.QuerySet, filas: models.QuerySet) -> list[dic
         raise ValueError("la página y las filas nombran sus columnas (values_list, values)")
     orden = []
     for campo in pagina.query.order_by:
-        nombre = campo.removeprefix("-")
+        nombre = campo.removeprefix("-") if isinstance(campo, str) else None
         if nombre not in pagina.query.values_select:
             raise ValueError(f"la página se ordena por {campo!r}, que no selecciona")
         orden.append(f"pagina.{_nombre(nombre, filas.db)}{' DESC' if campo != nombre else ''}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import Group
 from django.db import DatabaseError, connection
+from django.db.models import F
 
 from hub.lecturas import admite_lateral, fila_por_pk, filas_de_pagina
 from tests.factories import GroupFactory
@@ -34,6 +35,12 @@ def test_the_rows_come_in_the_pages_order_descending_included(django_assert_num_
 def test_a_page_ordered_by_a_column_it_does_not_select_is_refused():
     pagina = Group.objects.values_list("id").order_by("name")[:2]
     with pytest.raises(ValueError, match="name"):
+        filas_de_pagina(pagina, Group.objects.values("name"))
+
+
+def test_a_page_ordered_by_an_expression_is_refused():
+    pagina = Group.objects.values_list("id").order_by(F("id").desc())[:2]
+    with pytest.raises(ValueError, match="no selecciona"):
         filas_de_pagina(pagina, Group.objects.values("name"))
 
 

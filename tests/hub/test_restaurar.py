@@ -155,6 +155,10 @@ def test_a_database_restored_under_a_warm_cache_is_what_the_server_answers(tmp_p
             limite = time.monotonic() + COTA_SEGUNDOS
             # Every poll is a call of the person's (60 a minute, restored): at most 20 of them
             # within the bound, so the wait never spends the budget the checks below need.
+            # What ends the old answers here is the young entries' 10 s life, not the seal: a
+            # TEMPLATE copy keeps hub_coherencia's row as it was (xmin included), so the seal
+            # reads the same; a real restore runs `tras_restaurar` (docs/cache.md). Detection
+            # thus comes near the bound, and a faster poll spent the budget.
             while True:
                 r = _mcp(http, base, clave, nuevo, "ping")
                 if r.status_code == 401 or time.monotonic() > limite:

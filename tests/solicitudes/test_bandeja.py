@@ -249,7 +249,6 @@ def test_mis_tareas_lines_are_the_pages_rows_as_values_reads_them_in_one_stateme
             rol=flujo.roles[i % 3],
             vence_en=ahora + timedelta(hours=(i * 7) % 5 - 2),  # interleaved across the parts
             asignada_a=jefa if i % 2 else None,
-            completada_en=None,
         )
     ids = [
         t.pk
@@ -268,5 +267,12 @@ def test_mis_tareas_lines_are_the_pages_rows_as_values_reads_them_in_one_stateme
 
 
 def test_mis_tareas_lines_of_an_empty_inbox_are_an_empty_list(flujo):
-    nadie = persona(*flujo.roles)
+    # A task waits in the first role's common inbox: it is in that role's lines, and in no one
+    # else's (the empty page is the inbox rule's answer, not an empty table's).
+    esperada = _tarea(flujo.radicar())
+    del_rol = persona(flujo.roles[0])
+    assert [f["solicitud_id"] for f in selectors.lineas_de_bandeja(del_rol)] == [
+        esperada.solicitud_id
+    ]
+    nadie = persona(*flujo.roles[1:])
     assert selectors.lineas_de_bandeja(nadie) == []
